@@ -1,0 +1,8 @@
+let settings = Settings.parse(CommandLine.arguments)
+MainActor.assumeIsolated {
+  var report = Report()
+  if settings.wants("cells") {
+    runCellBenchmarks(settings, &report)
+  }
+  report.print()
+}

@@ -1,0 +1,128 @@
+/// A stored cell: a value that notifies its observers when it is set.
+///
+/// ```swift
+/// let name = Observable("Ada")
+/// let subscription = name.observe { print("name:", $0) }   // name: Ada
+/// name.value = "Grace"                                      // name: Grace
+/// name.value = "Grace"                                      // (equal: nobody is told)
+/// ```
+///
+/// ## Semantics
+///
+/// - Setting ``value`` calls every observer synchronously, in subscription
+///   order, on the main actor.
+/// - For `Equatable` values a set to an equal value notifies no one. Other
+///   values notify on every set; ``init(_:isDuplicate:)`` sets the policy
+///   explicitly.
+/// - ``observe(_:)`` calls the handler with the current value at once;
+///   ``observeChanges(_:)`` only with later changes.
+///
+/// ## Re-entrancy
+///
+/// Handlers may set the cell, subscribe and cancel while a notification is
+/// under way. The results are defined:
+///
+/// - A set from inside an observer is delivered at once, to every observer, by
+///   a nested pass. The outer pass then stops: observers it had not reached
+///   yet get only the newer value. So after every set, the last value each
+///   observer has seen is the cell's value.
+/// - A cancelled observer is never called again, even by the pass under way.
+/// - An observer subscribed during a pass is not called by that pass;
+///   ``observe(_:)`` has already given it the current value.
+///
+/// - Note: A ``Subscription`` does not keep the cell alive; when the cell is
+///   deallocated, its observations end.
+@MainActor
+public final class Observable<Value>: _ObserverList<Value>, MutableObservableCell {
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _value: Value
+
+  @usableFromInline
+  let _isDuplicate: ((Value, Value) -> Bool)?
+
+  /// Creates a cell with an explicit duplicate policy.
+  ///
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - isDuplicate: Tells whether a new value is a duplicate of the current
+  ///     one, so that setting it notifies no one; `nil` notifies on every set.
+  @inlinable
+  public init(_ value: Value, isDuplicate: ((Value, Value) -> Bool)?) {
+    _value = value
+    _isDuplicate = isDuplicate
+    super.init()
+  }
+
+  /// Creates a cell; if `Value` turns out to be `Equatable` at run time, sets
+  /// of equal values notify no one.
+  ///
+  /// - Parameter value: The initial value.
+  @inlinable
+  public convenience init(_ value: Value) {
+    self.init(value, isDuplicate: _duplicateCheck(for: Value.self))
+  }
+
+  /// Creates a cell whose sets of equal values notify no one.
+  ///
+  /// - Parameter value: The initial value.
+  @inlinable
+  public convenience init(_ value: Value) where Value: Equatable {
+    self.init(value, isDuplicate: { $0 == $1 })
+  }
+
+  /// The current value; setting it notifies every observer unless the value
+  /// is a duplicate of the current one.
+  ///
+  /// - Complexity: O(*n*) to set, where *n* is the number of observers.
+  @inlinable
+  public var value: Value {
+    get { _value }
+    set {
+      if let isDuplicate = _isDuplicate, isDuplicate(_value, newValue) { return }
+      _value = newValue
+      _generation &+= 1
+      _publish(newValue, supersedable: true)
+    }
+  }
+
+  /// Sets the value; a stored cell always accepts.
+  ///
+  /// - Parameter newValue: The value to store.
+  /// - Returns: `true`.
+  @inlinable
+  @discardableResult
+  public func set(_ newValue: Value) -> Bool {
+    value = newValue
+    return true
+  }
+
+  /// Calls `handler` with the current value now, then with every change.
+  ///
+  /// - Parameter handler: Called on the main actor with each value.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
+  @inlinable
+  public func observe(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
+    let node = _add(handler)
+    handler(_value)
+    return node
+  }
+
+  /// Calls `handler` with every change from now on.
+  ///
+  /// - Parameter handler: Called on the main actor with each new value.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
+  @inlinable
+  public func observeChanges(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
+    _add(handler)
+  }
+
+  /// The number of active observers.
+  ///
+  /// - Complexity: O(1).
+  public var observerCount: Int { _observerCount }
+}

@@ -1,0 +1,83 @@
+/// A value that changes over time and tells its observers, synchronously, in
+/// subscription order.
+///
+/// ``Observable`` is the stored cell; ``Derived`` (from ``combine(_:_:initial:transform:)``
+/// and ``ObservableCell/map(_:)``) and ``ProjectedCell`` are computed from
+/// other cells. Bindings, combiners and the async ``ObservableCell/values``
+/// work with any conforming type.
+@MainActor
+public protocol ObservableCell<Value>: AnyObject {
+  /// The type of the value the cell holds.
+  associatedtype Value
+
+  /// The current value.
+  var value: Value { get }
+
+  /// Calls `handler` with the current value now, then with every change,
+  /// until the returned subscription is cancelled or released.
+  ///
+  /// - Parameter handler: Called on the main actor with each value.
+  /// - Returns: The subscription that keeps the observation alive.
+  func observe(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription
+
+  /// Calls `handler` with every change from now on (not with the current
+  /// value), until the returned subscription is cancelled or released.
+  ///
+  /// - Parameter handler: Called on the main actor with each new value.
+  /// - Returns: The subscription that keeps the observation alive.
+  func observeChanges(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription
+}
+
+/// A cell you can write to.
+///
+/// Writing through ``value`` ignores a refusal; ``set(_:)`` reports it. Stored
+/// cells never refuse; an element cell whose element was removed from its
+/// array does.
+@MainActor
+public protocol MutableObservableCell<Value>: ObservableCell {
+  /// The current value; setting it notifies the observers (for `Equatable`
+  /// values, only when the value changes).
+  var value: Value { get set }
+
+  /// Writes a value and tells whether the cell accepted it.
+  ///
+  /// - Parameter newValue: The value to write.
+  /// - Returns: `true` if the cell accepted the write (even if the value was
+  ///   equal and nobody was notified), `false` if it refused it.
+  @discardableResult
+  func set(_ newValue: Value) -> Bool
+}
+
+// MARK: - Default implementations
+
+extension ObservableCell {
+  /// Observes on behalf of `owner`: the handler receives the owner, so it
+  /// needs no `[weak self]`, and the observation ends when the owner is
+  /// deallocated.
+  ///
+  /// The subscription is kept in `owner.subscriptions`; the handler holds the
+  /// owner weakly.
+  ///
+  /// ```swift
+  /// name.observe(self) { view, name in view.title = name }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - owner: The object the observation belongs to.
+  ///   - handler: Called with the owner and the current value now, then with
+  ///     every change.
+  /// - Returns: The subscription, already kept by the owner; cancel it to end
+  ///   the observation early.
+  @discardableResult
+  public func observe<Owner: SubscriptionOwner>(
+    _ owner: Owner, _ handler: @escaping @MainActor (Owner, Value) -> Void
+  ) -> Subscription {
+    let subscription = observe { [weak owner] value in
+      if let owner {
+        handler(owner, value)
+      }
+    }
+    owner.subscriptions.insert(subscription)
+    return subscription
+  }
+}

@@ -1,0 +1,91 @@
+/// A stream of user actions: taps, text edits with their payload.
+///
+/// Events are not state: an event stream has no current value and does not
+/// drop repeats, so two taps are two events. A view sends its actions; the
+/// view model observes them (the reverse data flow from view to view model).
+///
+/// ```swift
+/// let loginTapped = EventStream<Void>()
+/// let subscription = loginTapped.observe { print("tapped") }
+/// loginTapped.send()   // tapped
+/// loginTapped.send()   // tapped
+/// ```
+///
+/// ## Re-entrancy
+///
+/// An event sent from inside an observer is queued and delivered after the
+/// current event has reached every observer, so each observer sees events in
+/// the order they were sent. A cancelled observer is never called again; an
+/// observer subscribed during a delivery gets the next event, not the
+/// current one.
+@MainActor
+public final class EventStream<Payload>: _ObserverList<Payload> {
+  private var pending: [Payload] = []
+
+  /// Creates a stream with no observers.
+  override public init() {
+    super.init()
+  }
+
+  /// Delivers `payload` to every observer, in subscription order.
+  ///
+  /// - Parameter payload: The event's data.
+  /// - Complexity: O(*n*), where *n* is the number of observers.
+  public func send(_ payload: Payload) {
+    if _depth > 0 {
+      pending.append(payload)
+      return
+    }
+    _publish(payload, supersedable: false)
+    var next = 0
+    while next < pending.count {
+      let queued = pending[next]
+      next += 1
+      _publish(queued, supersedable: false)
+    }
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  /// Calls `handler` with every event sent from now on.
+  ///
+  /// - Parameter handler: Called on the main actor with each event.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
+  public func observe(_ handler: @escaping @MainActor (Payload) -> Void) -> Subscription {
+    _add(handler)
+  }
+
+  /// Observes on behalf of `owner`, which receives the events without a
+  /// `[weak self]`; the observation ends when the owner is deallocated.
+  ///
+  /// - Parameters:
+  ///   - owner: The object the observation belongs to; the subscription is
+  ///     kept in its bag.
+  ///   - handler: Called with the owner and each event.
+  /// - Returns: The subscription, already kept by the owner.
+  @discardableResult
+  public func observe<Owner: SubscriptionOwner>(
+    _ owner: Owner, _ handler: @escaping @MainActor (Owner, Payload) -> Void
+  ) -> Subscription {
+    let subscription = observe { [weak owner] payload in
+      if let owner {
+        handler(owner, payload)
+      }
+    }
+    owner.subscriptions.insert(subscription)
+    return subscription
+  }
+
+  /// The number of active observers.
+  ///
+  /// - Complexity: O(1).
+  public var observerCount: Int { _observerCount }
+}
+
+extension EventStream where Payload == Void {
+  /// Delivers an event with no payload, such as a tap.
+  public func send() {
+    send(())
+  }
+}

@@ -1,0 +1,207 @@
+/// The observer storage shared by every list, whatever its value type. Not
+/// API.
+///
+/// Layout matters here: a cell with one observer costs the cell, one node and
+/// the handler's context, with no buffer. Everything that does not touch a
+/// value is non-generic, so it runs without generic metadata lookups.
+@MainActor
+public class _ObserverListBase {
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _observers: _Observers = .none
+
+  /// How many notification passes are under way (nested passes count).
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _depth: UInt32 = 0
+
+  /// Bumped by every change a cell publishes; a pass stops as soon as a
+  /// newer change has been delivered by a nested pass.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _generation: UInt32 = 0
+
+  @usableFromInline
+  init() {}
+
+  isolated deinit {
+    _detachAll()
+  }
+
+  /// The number of active observers.
+  ///
+  /// - Complexity: O(1).
+  @usableFromInline
+  final var _observerCount: Int {
+    switch _observers {
+    case .none: 0
+    case .one: 1
+    case .many(let buffer): buffer.nodes.count - buffer.dead
+    }
+  }
+
+  /// Appends a node at the end of the subscription order.
+  ///
+  /// - Complexity: Amortized O(1).
+  @usableFromInline
+  final func _append(_ node: _NodeBase) {
+    let reference = Unmanaged.passUnretained(node)
+    switch _observers {
+    case .none:
+      _observers = .one(reference)
+    case .one(let first):
+      first._withUnsafeGuaranteedRef { $0._index = 0 }
+      node._index = 1
+      _observers = .many(_NodeBuffer([first, reference]))
+    case .many(let buffer):
+      node._index = buffer.nodes.count
+      buffer.nodes.append(reference)
+    }
+  }
+
+  /// Removes a node: at once when nothing is notifying, as a tombstone
+  /// otherwise.
+  ///
+  /// - Complexity: Amortized O(1).
+  @usableFromInline
+  final func _remove(_ node: _NodeBase) {
+    guard node._owner === self else { return }
+    node._owner = nil
+    let identity = Unmanaged.passUnretained(node).toOpaque()
+    switch _observers {
+    case .none:
+      break
+    case .one(let only):
+      if only.toOpaque() == identity {
+        _observers = .none
+      }
+    case .many(let buffer):
+      let index = node._index
+      if index < buffer.nodes.count, buffer.nodes[index]?.toOpaque() == identity {
+        buffer.nodes[index] = nil
+        buffer.dead += 1
+        if _depth == 0 {
+          _collect(buffer)
+        }
+      }
+    }
+    node._releaseHandler()
+  }
+
+  /// Ends a notification pass; the outermost one collects the tombstones
+  /// that cancellations left during it.
+  @usableFromInline
+  final func _endPass(_ buffer: _NodeBuffer) {
+    _depth &-= 1
+    if _depth == 0 && buffer.dead != 0 {
+      _collect(buffer)
+    }
+  }
+
+  /// Drops trailing tombstones, and compacts the buffer once tombstones are
+  /// the majority, which keeps removal amortized O(1).
+  final func _collect(_ buffer: _NodeBuffer) {
+    while case .some(.none) = buffer.nodes.last {
+      buffer.nodes.removeLast()
+      buffer.dead -= 1
+    }
+    if buffer.nodes.isEmpty {
+      _observers = .none
+      return
+    }
+    guard buffer.dead * 2 > buffer.nodes.count else { return }
+    var live = ContiguousArray<Unmanaged<_NodeBase>?>()
+    live.reserveCapacity(buffer.nodes.count - buffer.dead)
+    for case let node? in buffer.nodes {
+      node._withUnsafeGuaranteedRef { $0._index = live.count }
+      live.append(node)
+    }
+    buffer.nodes = live
+    buffer.dead = 0
+  }
+
+  /// Ends every observation: the nodes forget this list, then their handlers
+  /// are released (which ends bindings and finishes async sequences).
+  final func _detachAll() {
+    var nodes: [_NodeBase] = []
+    switch _observers {
+    case .none:
+      break
+    case .one(let node):
+      nodes.append(node.takeUnretainedValue())
+    case .many(let buffer):
+      for case let node? in buffer.nodes {
+        nodes.append(node.takeUnretainedValue())
+      }
+    }
+    _observers = .none
+    for node in nodes {
+      node._owner = nil
+    }
+    for node in nodes {
+      node._releaseHandler()
+    }
+  }
+}
+
+/// The typed side of an observer list: subscribing with a handler, and the
+/// notification pass. Not API: use ``Observable`` or ``EventStream``.
+@MainActor
+public class _ObserverList<Value>: _ObserverListBase {
+  @usableFromInline
+  override init() {
+    super.init()
+  }
+
+  /// Appends an observer at the end of the subscription order.
+  ///
+  /// - Complexity: Amortized O(1).
+  @inlinable
+  final func _add(_ handler: @escaping @MainActor (Value) -> Void) -> _ObserverNode<Value> {
+    let node = _ObserverNode(handler: handler, owner: self)
+    _append(node)
+    return node
+  }
+
+  /// Calls every observer that was subscribed when the pass began, in
+  /// subscription order, skipping those cancelled meanwhile.
+  ///
+  /// - Parameters:
+  ///   - value: The value to deliver.
+  ///   - supersedable: Whether the pass stops when a nested pass delivered a
+  ///     newer change (cells), or always runs to its end (event streams).
+  @inlinable
+  final func _publish(_ value: Value, supersedable: Bool) {
+    switch _observers {
+    case .none:
+      return
+    case .one(let node):
+      guard let handler = Self._handler(of: node) else { return }
+      _depth &+= 1
+      handler(value)
+      _depth &-= 1
+    case .many(let buffer):
+      let generation = _generation
+      let end = buffer.nodes.count
+      var index = 0
+      _depth &+= 1
+      while index < end {
+        if let node = buffer.nodes[index], let handler = Self._handler(of: node) {
+          handler(value)
+          if supersedable && _generation != generation { break }
+        }
+        index &+= 1
+      }
+      _endPass(buffer)
+    }
+  }
+
+  // Nonisolated so that the closure below is not main-actor isolated: an
+  // isolated closure passed to the standard library costs a run-time
+  // executor check on every call.
+  @inlinable
+  @inline(__always)
+  nonisolated static func _handler(of node: Unmanaged<_NodeBase>) -> (@MainActor (Value) -> Void)? {
+    node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: _ObserverNode<Value>.self)._handler }
+  }
+}

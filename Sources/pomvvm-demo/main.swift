@@ -1,0 +1,10 @@
+import POMVVM
+
+@MainActor
+func demo() {
+  let name = Observable("Ada")
+  let subscription = name.observe { print("name:", $0) }
+  name.value = "Grace"
+  subscription.cancel()
+}
+MainActor.assumeIsolated { demo() }
