@@ -4,5 +4,8 @@ MainActor.assumeIsolated {
   if settings.wants("cells") {
     runCellBenchmarks(settings, &report)
   }
+  if settings.wants("arrays") {
+    runArrayBenchmarks(settings, &report)
+  }
   report.print()
 }

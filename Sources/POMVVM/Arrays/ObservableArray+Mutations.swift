@@ -1,0 +1,231 @@
+extension ObservableArray {
+  /// Inserts an element, publishing an insertion.
+  ///
+  /// - Parameters:
+  ///   - element: The element; its id must not be present.
+  ///   - index: Where to insert, from `0` through `count`.
+  /// - Complexity: O(*n*) for the shift (O(1) at the end).
+  public func insert(_ element: Element, at index: Int) {
+    precondition(
+      index >= 0 && index <= _elements.count,
+      "ObservableArray: insertion index \(index) is out of range 0...\(_elements.count)")
+    _claim(element.id, at: index)
+    _elements.insert(element, at: index)
+    _publish(ChangeSet(insertions: [.init(index: index, element: element)]))
+  }
+
+  /// Appends an element, publishing an insertion.
+  ///
+  /// - Parameter element: The element; its id must not be present.
+  /// - Complexity: Amortized O(1).
+  public func append(_ element: Element) {
+    insert(element, at: _elements.count)
+  }
+
+  /// Appends elements, publishing one change with their insertions.
+  ///
+  /// - Parameter newElements: The elements; their ids must be unique and not
+  ///   present.
+  /// - Complexity: O(*k*), where *k* is the number of new elements.
+  public func append(contentsOf newElements: some Sequence<Element>) {
+    var insertions: [ChangeSet<Element>.Insertion] = []
+    for element in newElements {
+      _claim(element.id, at: _elements.count)
+      insertions.append(.init(index: _elements.count, element: element))
+      _elements.append(element)
+    }
+    _publish(ChangeSet(insertions: insertions))
+  }
+
+  /// Removes the element at a position, publishing a removal.
+  ///
+  /// - Parameter index: A valid index.
+  /// - Returns: The removed element.
+  /// - Complexity: O(*n*) for the shift (O(1) at the end).
+  @discardableResult
+  public func remove(at index: Int) -> Element {
+    precondition(
+      _elements.indices.contains(index),
+      "ObservableArray: removal index \(index) is out of range 0..<\(_elements.count)")
+    let element = _elements.remove(at: index)
+    _positions[element.id] = nil
+    _publish(ChangeSet(removals: [.init(index: index, element: element)]))
+    return element
+  }
+
+  /// Removes the element with an id, publishing a removal.
+  ///
+  /// - Parameter id: The element's id.
+  /// - Returns: The removed element, or `nil` if no element has that id.
+  /// - Complexity: O(*n*) for the shift.
+  @discardableResult
+  public func remove(id: Element.ID) -> Element? {
+    guard let index = _index(of: id) else { return nil }
+    return remove(at: index)
+  }
+
+  /// Removes every element, publishing their removals.
+  ///
+  /// - Complexity: O(*n*).
+  public func removeAll() {
+    let removed = _elements
+    _elements.removeAll()
+    _positions.removeAll()
+    _publish(
+      ChangeSet(removals: removed.enumerated().map { .init(index: $0.offset, element: $0.element) })
+    )
+  }
+
+  /// Moves an element, publishing a move.
+  ///
+  /// - Parameters:
+  ///   - source: The element's index now.
+  ///   - destination: The element's index afterwards.
+  /// - Complexity: O(*n*) for the shift.
+  public func move(from source: Int, to destination: Int) {
+    precondition(
+      _elements.indices.contains(source) && _elements.indices.contains(destination),
+      "ObservableArray: move \(source) -> \(destination) is out of range 0..<\(_elements.count)")
+    guard source != destination else { return }
+    let element = _elements.remove(at: source)
+    _elements.insert(element, at: destination)
+    _positions[element.id] = destination
+    _publish(ChangeSet(moves: [.init(from: source, to: destination)]))
+  }
+
+  /// Replaces the element at a position.
+  ///
+  /// With the same id, this is an update (or nothing, if the value is equal);
+  /// with another id, the old element leaves and the new one enters at the
+  /// same index, and the old element's cells are detached.
+  ///
+  /// - Parameters:
+  ///   - index: A valid index.
+  ///   - element: The new element; a new id must not be present elsewhere.
+  /// - Complexity: O(1) on average.
+  public func replace(at index: Int, with element: Element) {
+    precondition(
+      _elements.indices.contains(index),
+      "ObservableArray: index \(index) is out of range 0..<\(_elements.count)")
+    let old = _elements[index]
+    if old.id == element.id {
+      if let isUnchanged = _isUnchanged, isUnchanged(old, element) { return }
+      _elements[index] = element
+      _publish(
+        ChangeSet(updates: [
+          .init(oldIndex: index, newIndex: index, oldElement: old, newElement: element)
+        ]))
+    } else {
+      _positions[old.id] = nil
+      _claim(element.id, at: index)
+      _elements[index] = element
+      _publish(
+        ChangeSet(
+          removals: [.init(index: index, element: old)],
+          insertions: [.init(index: index, element: element)]))
+    }
+  }
+
+  /// Replaces the element that has the same id, publishing an update.
+  ///
+  /// - Parameter element: The new value of an element.
+  /// - Returns: `false` if no element has that id (nothing changes).
+  /// - Complexity: O(1) on average.
+  @discardableResult
+  public func update(_ element: Element) -> Bool {
+    guard let index = _index(of: element.id) else { return false }
+    replace(at: index, with: element)
+    return true
+  }
+
+  /// Replaces every element, publishing the identity diff between the old
+  /// and new contents.
+  ///
+  /// Elements are matched by id: an element whose id stays is kept (and
+  /// reported as an update if its value changed — for `Equatable` elements;
+  /// other elements that stay are always reported as updated), elements
+  /// that change place are moves, and when the change set would be larger
+  /// than the array it is a reload instead.
+  ///
+  /// ```swift
+  /// items.replaceAll(with: response.items)   // e.g. "insert [0], update [4]"
+  /// ```
+  ///
+  /// - Parameter newElements: The new contents; their ids must be unique.
+  /// - Complexity: O(*n* + *m* log *m*), where *m* is the number of elements
+  ///   outside the common prefix and suffix of the two arrays.
+  @inlinable
+  public func replaceAll(with newElements: [Element]) {
+    _replaceAll(with: newElements, isUnchanged: _isUnchanged ?? { _, _ in false })
+  }
+
+  /// Replaces every element, publishing the identity diff between the old
+  /// and new contents; equal elements that stay are not changes.
+  ///
+  /// - Parameter newElements: The new contents; their ids must be unique.
+  /// - Complexity: O(*n* + *m* log *m*), where *m* is the number of elements
+  ///   outside the common prefix and suffix of the two arrays.
+  @inlinable
+  public func replaceAll(with newElements: [Element]) where Element: Equatable {
+    // Compares in the caller's specialization, not through the stored test.
+    _replaceAll(with: newElements, isUnchanged: { $0 == $1 })
+  }
+
+  /// Runs several mutations on the contents and publishes them as one
+  /// change: the identity diff between before and after.
+  ///
+  /// ```swift
+  /// items.batch { elements in
+  ///   elements.removeAll { $0.on }
+  ///   elements.append(Item(id: 9, text: "new", on: false))
+  /// }
+  /// ```
+  ///
+  /// - Parameter body: Mutates the contents; the ids must be unique when it
+  ///   returns.
+  /// - Returns: What `body` returns.
+  /// - Complexity: O(*n*) besides the work of `body`.
+  @inlinable
+  @discardableResult
+  public func batch<Result>(_ body: (inout [Element]) throws -> Result) rethrows -> Result {
+    var contents = _elements
+    let result = try body(&contents)
+    replaceAll(with: contents)
+    return result
+  }
+
+  @inlinable
+  @inline(__always)
+  func _replaceAll(with newElements: [Element], isUnchanged: (Element, Element) -> Bool) {
+    let old = _elements
+    let changeSet = _IdentityDiff.changeSet(
+      from: old, to: newElements, oldContains: { self._positions[$0] != nil },
+      isUnchanged: isUnchanged)
+    _elements = newElements
+    _reindex(after: changeSet)
+    _publish(changeSet)
+  }
+
+  /// Records that `id` now lives at `index`, stopping on a duplicate.
+  func _claim(_ id: Element.ID, at index: Int) {
+    let previous = _positions.updateValue(index, forKey: id)
+    precondition(previous == nil, "ObservableArray: duplicate id \(id)")
+  }
+
+  /// Brings the position index up to date after a diff: ids that left are
+  /// forgotten, ids that entered are claimed; other positions are repaired
+  /// lazily.
+  @inlinable
+  func _reindex(after changeSet: ChangeSet<Element>) {
+    if let reload = changeSet.reload {
+      _positions = Self._positions(of: reload.new)
+      return
+    }
+    for removal in changeSet.removals {
+      _positions[removal.element.id] = nil
+    }
+    for insertion in changeSet.insertions {
+      _positions[insertion.element.id] = insertion.index
+    }
+  }
+}

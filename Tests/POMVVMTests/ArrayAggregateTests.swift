@@ -1,0 +1,63 @@
+import POMVVM
+import Testing
+
+@MainActor
+@Suite("Array aggregates")
+struct ArrayAggregateTests {
+  @Test func theCountFollowsEveryKindOfChange() {
+    let array = ObservableArray([TestItem(1, on: true), TestItem(2), TestItem(3, on: true)])
+    let open = array.count(where: \.on)
+    let seen = Recorder<Int>()
+    let subscription = open.observe(seen.handler)
+    array.update(TestItem(2, on: true))  // 3
+    array.remove(id: 1)  // 2
+    array.append(TestItem(4, on: true))  // 3
+    array.move(from: 0, to: 2)  // 3: nothing to tell
+    array.replace(at: 0, with: TestItem(5))  // 2
+    array.batch { $0 = $0.map { TestItem($0.id, on: false) } }  // 0
+    #expect(seen.events == [2, 3, 2, 3, 2, 0])
+    #expect(open.recounts == 0)
+    array.replaceAll(with: [TestItem(10, on: true), TestItem(11, on: true)])
+    #expect(open.value == 2)
+    #expect(open.recounts == 1, "only a reload counts again")
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func togglingInALargeArrayNeverRecounts() throws {
+    let array = ObservableArray((0..<10_000).map { TestItem($0) })
+    let open = array.count(where: \.on)
+    let cell = try #require(array.cell(for: 5_000, \.on))
+    for _ in 0..<100 {
+      cell.value.toggle()
+    }
+    array.insert(TestItem(-1, on: true), at: 0)
+    cell.value = true
+    #expect(open.value == 2)
+    #expect(open.recounts == 0)
+  }
+
+  @Test func aCountIsReleasedWithItsLastUser() {
+    let array = ObservableArray([TestItem(1)])
+    weak var weakCount: ArrayCount<TestItem>?
+    do {
+      let count = array.count(where: \.on)
+      weakCount = count
+    }
+    #expect(weakCount == nil)
+    array.append(TestItem(2, on: true))
+  }
+
+  @Test func theElementForAnIdFollowsItThroughRemovalAndReinsertion() {
+    let array = ObservableArray([TestItem(1, "a"), TestItem(2, "b")])
+    let element = array.element(for: 2)
+    let seen = Recorder<String>()
+    let subscription = element.observe { seen.record($0?.text ?? "nil") }
+    array.update(TestItem(2, "b2"))
+    array.remove(id: 2)
+    array.insert(TestItem(2, "back"), at: 0)
+    array.replaceAll(with: [TestItem(7), TestItem(8), TestItem(9)])
+    #expect(seen.events == ["b", "b2", "nil", "back", "nil"])
+    #expect(array.element(for: 8).value == TestItem(8))
+    withExtendedLifetime(subscription) {}
+  }
+}

@@ -1,0 +1,182 @@
+import POMVVM
+import Testing
+
+@MainActor
+@Suite("ElementCell")
+struct ElementCellTests {
+  static func makeArray() -> ObservableArray<TestItem> {
+    ObservableArray([TestItem(1, "first"), TestItem(2, "second"), TestItem(3, "third")])
+  }
+
+  @Test func writesGoThroughToTheArrayAsAnUpdate() throws {
+    let array = Self.makeArray()
+    let changes = Recorder<String>()
+    let subscription = array.observe { changes.record($0.changeSet.description) }
+    let cell = try #require(array.cell(for: 2))
+    #expect(cell.set(TestItem(2, "edited")))
+    cell.value.on = true
+    #expect(array[id: 2] == TestItem(2, "edited", on: true))
+    #expect(changes.events == ["update [1]", "update [1]"])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func otherChangesToTheElementReachTheCell() throws {
+    let array = Self.makeArray()
+    let cell = try #require(array.cell(for: 3))
+    let seen = Recorder<String>()
+    let subscription = cell.observeChanges { seen.record($0.text) }
+    array.insert(TestItem(0, "zero"), at: 0)  // shifts the element; not a change of it
+    array.update(TestItem(3, "a"))
+    array.replaceAll(with: [TestItem(3, "b"), TestItem(1, "first")])
+    array.batch { $0[0].text = "c" }
+    #expect(seen.events == ["a", "b", "c"])
+    #expect(cell.value.text == "c")
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func everyoneAskingForAnIdSharesOneCell() throws {
+    let array = Self.makeArray()
+    let row = try #require(array.cell(for: 1))
+    let detail = try #require(array.cell(for: 1))
+    #expect(row === detail)
+    #expect(array.cell(for: 99) == nil)
+  }
+
+  @Test func aFieldCellEditsOneField() throws {
+    let array = Self.makeArray()
+    let on = try #require(array.cell(for: 1, \.on))
+    let text = try #require(array.cell(for: 1, \.text))
+    on.value = true
+    text.value = "renamed"
+    #expect(array[id: 1] == TestItem(1, "renamed", on: true))
+    #expect(array.cell(for: 9, \.on) == nil)
+  }
+
+  /// Each way an element can leave its array.
+  nonisolated static let removals: [(String, @MainActor (ObservableArray<TestItem>) -> Void)] = [
+    ("remove(id:)", { $0.remove(id: 2) }),
+    ("remove(at:)", { $0.remove(at: 1) }),
+    ("removeAll()", { $0.removeAll() }),
+    ("reload without it", { $0.replaceAll(with: [TestItem(7), TestItem(8), TestItem(9)]) }),
+    ("diff without it", { $0.replaceAll(with: [TestItem(1, "first"), TestItem(3, "third")]) }),
+    ("batch removing it", { array in array.batch { $0.removeAll { $0.id == 2 } } }),
+    ("replaced by another id", { $0.replace(at: 1, with: TestItem(20)) }),
+  ]
+
+  @Test(arguments: 0..<removals.count)
+  func removingTheElementDetachesItsCell(removal: Int) throws {
+    let (name, remove) = Self.removals[removal]
+    let array = Self.makeArray()
+    let cell = try #require(array.cell(for: 2))
+    let on = try #require(array.cell(for: 2, \.on))
+    let detachments = Recorder<Bool>()
+    let values = Recorder<String>()
+    let subscriptions = [
+      cell.detachment.observeChanges(detachments.handler),
+      cell.observeChanges { values.record($0.text) },
+    ]
+    remove(array)
+    #expect(cell.isDetached, "\(name)")
+    #expect(detachments.events == [true], "observers told exactly once: \(name)")
+    #expect(cell.value == TestItem(2, "second"), "the last value stays readable: \(name)")
+    let before = array.elements
+    var accepted = true
+    let reports = Diagnostics.capturing {
+      accepted = cell.set(TestItem(2, "ghost"))
+      cell.value.text = "ghost"
+      accepted = accepted || on.set(true)
+    }
+    #expect(!accepted, "\(name)")
+    #expect(reports.count == 3, "\(name): \(reports)")
+    #expect(reports.allSatisfy { $0.contains("id 2") && $0.contains("refused") })
+    #expect(array.elements == before, "no ghost element: \(name)")
+    #expect(cell.value == TestItem(2, "second"), "\(name)")
+    #expect(values.events == [], "\(name)")
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func aReinsertedIdDoesNotReattachTheOldCell() throws {
+    let array = Self.makeArray()
+    let old = try #require(array.cell(for: 2))
+    array.remove(id: 2)
+    array.append(TestItem(2, "back"))
+    #expect(old.isDetached)
+    #expect(old.value.text == "second")
+    let fresh = try #require(array.cell(for: 2))
+    #expect(fresh !== old)
+    #expect(fresh.value.text == "back")
+    #expect(fresh.set(TestItem(2, "edited")))
+    #expect(old.value.text == "second")
+  }
+
+  @Test func aWriteWithAnotherIdIsRefused() throws {
+    let array = Self.makeArray()
+    let cell = try #require(array.cell(for: 1))
+    let reports = Diagnostics.capturing {
+      #expect(!cell.set(TestItem(2, "impostor")))
+    }
+    #expect(reports == ["write refused: the cell for id 1 cannot take an element with id 2"])
+    #expect(array.elements == Self.makeArray().elements)
+  }
+
+  @Test func aDetachedCellInAListRowAndADetailStaysSafe() throws {
+    // The classic crash: a detail edits an element that the list deleted.
+    let array = Self.makeArray()
+    let detail = try #require(array.cell(for: 3, \.text))
+    let rowOn = try #require(array.cell(for: 3, \.on))
+    array.remove(at: 2)
+    let reports = Diagnostics.capturing {
+      detail.value = "edited after delete"
+      rowOn.value = true
+    }
+    #expect(reports.count == 2)
+    #expect(detail.base.isDetached)
+    #expect(array.map(\.id) == [1, 2])
+  }
+
+  @Test func cellsAndTheirObserversAreReleasedWhenTheirTokensGo() throws {
+    let array = Self.makeArray()
+    weak var weakCell: ElementCell<TestItem>?
+    weak var weakProbe: Probe?
+    var subscription: Subscription?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      let cell = try #require(array.cell(for: 1))
+      weakCell = cell
+      subscription = cell.observeChanges { _ in probe.count += 1 }
+    }
+    array.update(TestItem(1, "edited"))
+    #expect(weakProbe?.count == 1)
+    #expect(weakCell != nil, "the subscription keeps the cell")
+    #expect(subscription != nil)
+    subscription = nil
+    #expect(weakCell == nil)
+    #expect(weakProbe == nil)
+    let next = try #require(array.cell(for: 1))
+    #expect(next.value.text == "edited")
+  }
+
+  @Test func aCellKeepsItsArrayAlive() throws {
+    var array: ObservableArray<TestItem>? = Self.makeArray()
+    weak let weakArray = array
+    let cell = try #require(array?.cell(for: 1))
+    array = nil
+    #expect(weakArray != nil)
+    #expect(cell.set(TestItem(1, "still works")))
+    #expect(weakArray?[id: 1]?.text == "still works")
+  }
+
+  @Test func twoWayBindingOfAFieldToAViewCell() throws {
+    let array = Self.makeArray()
+    let switchCell = Observable(true)
+    let token = try #require(array.cell(for: 1, \.on)).bidirectionalBind(to: switchCell)
+    #expect(switchCell.value == false)
+    switchCell.value = true
+    #expect(array[id: 1]?.on == true)
+    array.remove(id: 1)
+    let reports = Diagnostics.capturing { switchCell.value = false }
+    #expect(reports.count == 1, "the write into the detached element is refused and reported")
+    withExtendedLifetime(token) {}
+  }
+}
