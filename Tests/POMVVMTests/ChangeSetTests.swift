@@ -35,7 +35,9 @@ struct ChangeSetTests {
       Set(insertions: [.init(index: 0, element: "x"), .init(index: 0, element: "y")]),
       "new index 0 is entered twice"
     ),
-    (Set(insertions: [.init(index: 7, element: "x")]), "new index 7 is out of range for 3 elements"),
+    (
+      Set(insertions: [.init(index: 7, element: "x")]), "new index 7 is out of range for 3 elements"
+    ),
     (
       Set(updates: [.init(oldIndex: 4, newIndex: 4, oldElement: "?", newElement: "!")]),
       "update index 4 is out of range for 2 elements"

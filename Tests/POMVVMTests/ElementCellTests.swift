@@ -177,6 +177,19 @@ struct ElementCellTests {
     array.remove(id: 1)
     let reports = Diagnostics.capturing { switchCell.value = false }
     #expect(reports.count == 1, "the write into the detached element is refused and reported")
+    #expect(switchCell.value == true, "the view cell snaps back to the stored value")
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func aOneWayBindingIntoARemovedElementLeavesTheSourceAlone() throws {
+    let array = Self.makeArray()
+    let source = Observable("draft")
+    let token = source.bind(to: try #require(array.cell(for: 1, \.text)))
+    #expect(array[id: 1]?.text == "draft")
+    array.remove(id: 1)
+    let reports = Diagnostics.capturing { source.value = "later" }
+    #expect(reports.count == 1)
+    #expect(source.value == "later", "a one-way source is not overwritten by its target")
     withExtendedLifetime(token) {}
   }
 }

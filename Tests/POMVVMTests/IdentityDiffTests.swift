@@ -25,7 +25,8 @@ struct IdentityDiffTests {
     #expect(
       changeSet(from: Self.items([1, 2, 3]), to: new)
         == Changes(updates: [
-          .init(oldIndex: 1, newIndex: 1, oldElement: TestItem(2), newElement: TestItem(2, "edited"))
+          .init(
+            oldIndex: 1, newIndex: 1, oldElement: TestItem(2), newElement: TestItem(2, "edited"))
         ]))
   }
 
@@ -50,7 +51,8 @@ struct IdentityDiffTests {
       changeSet(from: Self.items([1, 2, 3]), to: new)
         == Changes(
           updates: [
-            .init(oldIndex: 2, newIndex: 0, oldElement: TestItem(3), newElement: TestItem(3, "edited"))
+            .init(
+              oldIndex: 2, newIndex: 0, oldElement: TestItem(3), newElement: TestItem(3, "edited"))
           ],
           moves: [.init(from: 2, to: 0)]))
   }

@@ -50,7 +50,8 @@ struct ObservableArrayTests {
         Changes(removals: [.init(index: 2, element: TestItem(2, "c"))]),
         Changes(moves: [.init(from: 2, to: 0)]),
         Changes(updates: [
-          .init(oldIndex: 1, newIndex: 1, oldElement: TestItem(3, "d"), newElement: TestItem(3, "D"))
+          .init(
+            oldIndex: 1, newIndex: 1, oldElement: TestItem(3, "d"), newElement: TestItem(3, "D"))
         ]),
         Changes(
           removals: [.init(index: 2, element: TestItem(1, "b"))],
@@ -146,7 +147,8 @@ struct ObservableArrayTests {
         array.append(TestItem(2))
       }
     }.map { result in
-      #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 2"))
+      #expect(
+        String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 2"))
     }
   }
 
@@ -157,7 +159,8 @@ struct ObservableArrayTests {
         array.replaceAll(with: [TestItem(1), TestItem(7), TestItem(7), TestItem(3)])
       }
     }.map { result in
-      #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 7"))
+      #expect(
+        String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 7"))
     }
   }
 
@@ -168,7 +171,8 @@ struct ObservableArrayTests {
         array.replaceAll(with: [TestItem(1), TestItem(1), TestItem(3)])
       }
     }.map { result in
-      #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 1"))
+      #expect(
+        String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 1"))
     }
   }
 }

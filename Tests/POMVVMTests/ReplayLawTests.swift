@@ -9,7 +9,9 @@ import Testing
 struct ReplayLawTests {
   /// One random mutation; texts come from a tiny alphabet so that different
   /// elements often look alike, and edits in place are common.
-  static func mutate(_ array: ObservableArray<TestItem>, _ random: inout SplitMix64, nextID: inout Int) {
+  static func mutate(
+    _ array: ObservableArray<TestItem>, _ random: inout SplitMix64, nextID: inout Int
+  ) {
     func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
     func text() -> String { ["a", "b", "c"][pick(3)] }
     func fresh() -> TestItem {

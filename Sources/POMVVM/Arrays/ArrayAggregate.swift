@@ -1,6 +1,8 @@
-/// Something derived from an array and kept up to date from its change sets
-/// in O(changed elements), not by rescanning the array. Not API: use
-/// ``ObservableArray/count(where:)`` or ``ObservableArray/element(for:)``.
+/// Something derived from an array and kept up to date from its change sets.
+///
+/// An aggregate costs O(changed elements) per change, never a rescan of the
+/// array. Not API: use ``ObservableArray/count(where:)`` or
+/// ``ObservableArray/element(for:)``.
 @MainActor
 public class _ArrayAggregate<Element: Identifiable> {
   init() {}

@@ -130,8 +130,10 @@ public struct ChangeSet<Element> {
     }
   }
 
-  /// When not `nil`, the change is a reload: the array was replaced, and the
-  /// other lists are empty. A list view reloads every row.
+  /// The contents on both sides, when the change is a reload.
+  ///
+  /// A reload replaces the whole array: the other lists are empty, and a
+  /// list view reloads every row.
   public var reload: Reload?
 
   /// Creates a change set from its parts.

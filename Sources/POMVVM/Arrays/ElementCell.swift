@@ -45,8 +45,9 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
     array?._forgetCell(for: id, self)
   }
 
-  /// The element's current value, or its last value once detached. Setting
-  /// it writes through to the array; a refused write is reported to
+  /// The element's current value, or its last value once detached.
+  ///
+  /// Setting it writes through to the array; a refused write is reported to
   /// ``Diagnostics``.
   public var value: Element {
     get { storage.value }

@@ -102,6 +102,7 @@ public final class ObservableArray<Element: Identifiable> {
   /// Whether an element with the given id is present.
   ///
   /// - Parameter id: The element's id.
+  /// - Returns: `true` if an element has that id.
   /// - Complexity: O(1) on average.
   public func contains(id: Element.ID) -> Bool {
     _positions[id] != nil
@@ -169,8 +170,10 @@ public final class ObservableArray<Element: Identifiable> {
   }
 
   /// Publishes a change: element cells first, then aggregates, then
-  /// observers. A change published while another is being delivered waits
-  /// for it to finish.
+  /// observers.
+  ///
+  /// A change published while another is being delivered waits for it to
+  /// finish.
   @usableFromInline
   func _publish(_ changeSet: ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }

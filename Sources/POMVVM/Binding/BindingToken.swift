@@ -40,10 +40,12 @@ public final class BindingToken: SubscriptionToken {
   }
 }
 
-/// Captured by a binding's handlers: the binding's subscriptions and the
-/// handlers keep each other alive, so the binding lives without its token.
-/// When a cell is deallocated it releases its handlers, this endpoint with
-/// them, and the endpoint ends the whole binding.
+/// The end of a binding that a cell holds, through its handler.
+///
+/// The binding's subscriptions and their handlers keep each other alive, so
+/// the binding lives without its token. When a cell is deallocated it
+/// releases its handlers, and this endpoint with them; the endpoint then
+/// ends the whole binding.
 @MainActor
 final class _BindingEndpoint {
   let token: BindingToken

@@ -13,11 +13,17 @@
 ///
 /// Because a busy binding never re-enters itself, a ring of bindings (a ↔ b,
 /// b ↔ c, c ↔ a) stops after one lap even when values cannot be compared.
+///
+/// When a cell refuses a write (an element cell whose element was removed),
+/// a two-way binding writes the refusing cell's value back to the other
+/// side, so both show what is actually stored.
 @MainActor
 final class _Propagation<Value> {
   enum Direction {
     case forward
     case backward
+
+    var opposite: Direction { self == .forward ? .backward : .forward }
   }
 
   /// How many follow-up writes a single change may cause before the binding
@@ -38,12 +44,13 @@ final class _Propagation<Value> {
   /// - Parameters:
   ///   - value: The new value of the side the change came from.
   ///   - direction: Which way the value should flow.
-  ///   - write: Writes a value in a direction's target.
+  ///   - write: Writes a value in a direction's target and tells whether
+  ///     the target took it.
   ///   - read: Reads the current value of a direction's source, or `nil` if
-  ///     it is gone.
+  ///     it is gone or the binding does not go that way.
   func receive(
     _ value: Value, _ direction: Direction,
-    write: (Direction, Value) -> Void, read: (Direction) -> Value?
+    write: (Direction, Value) -> Bool, read: (Direction) -> Value?
   ) {
     if isBusy {
       if let isDuplicate, let inFlight, !isDuplicate(value, inFlight) {
@@ -69,9 +76,12 @@ final class _Propagation<Value> {
         return
       }
       inFlight = value
-      write(direction, value)
+      let accepted = write(direction, value)
       next = nil
-      if let follow = pending {
+      if !accepted {
+        // Show the refusing side's value on the side the change came from.
+        next = read(direction.opposite).map { (direction.opposite, $0) }
+      } else if let follow = pending {
         pending = nil
         next = read(follow).map { (follow, $0) }
       }
@@ -86,6 +96,7 @@ final class _Propagation<Value> {
 ///     the binding alive.
 ///   - read: Reads the source's current value, if it has one.
 ///   - target: The cell that receives the values.
+/// - Returns: The binding's token.
 @MainActor
 func _bindOneWay<Target: MutableObservableCell>(
   subscribe: (@escaping @MainActor (Target.Value) -> Void) -> Subscription,
@@ -98,7 +109,9 @@ func _bindOneWay<Target: MutableObservableCell>(
   let targetEnd = _BindingEndpoint(token)
   let forward = subscribe { [weak target] value in
     withExtendedLifetime(sourceEnd) {}
-    propagation.receive(value, .forward, write: { target?.value = $1 }, read: { _ in read() })
+    propagation.receive(
+      value, .forward, write: { target?.set($1) ?? false },
+      read: { $0 == .forward ? read() : nil })
   }
   // Observing the target only so that its deallocation ends the binding.
   let watch = target.observeChanges { _ in withExtendedLifetime(targetEnd) {} }
@@ -151,10 +164,10 @@ extension MutableObservableCell {
     let propagation = _Propagation<Value>()
     let selfEnd = _BindingEndpoint(token)
     let otherEnd = _BindingEndpoint(token)
-    let write: (_Propagation<Value>.Direction, Value) -> Void = { [weak self, weak other] in
+    let write: (_Propagation<Value>.Direction, Value) -> Bool = { [weak self, weak other] in
       switch $0 {
-      case .forward: other?.value = $1
-      case .backward: self?.value = $1
+      case .forward: other?.set($1) ?? false
+      case .backward: self?.set($1) ?? false
       }
     }
     let read: (_Propagation<Value>.Direction) -> Value? = { [weak self, weak other] in

@@ -38,7 +38,8 @@ enum _IdentityDiff {
     while prefix < shared && old[prefix].id == new[prefix].id {
       if !isUnchanged(old[prefix], new[prefix]) {
         updates.append(
-          .init(oldIndex: prefix, newIndex: prefix, oldElement: old[prefix], newElement: new[prefix]))
+          .init(
+            oldIndex: prefix, newIndex: prefix, oldElement: old[prefix], newElement: new[prefix]))
       }
       prefix += 1
     }
@@ -50,7 +51,8 @@ enum _IdentityDiff {
       newEnd -= 1
       if !isUnchanged(old[oldEnd], new[newEnd]) {
         suffixUpdates.append(
-          .init(oldIndex: oldEnd, newIndex: newEnd, oldElement: old[oldEnd], newElement: new[newEnd]))
+          .init(
+            oldIndex: oldEnd, newIndex: newEnd, oldElement: old[oldEnd], newElement: new[newEnd]))
       }
     }
 

@@ -1,5 +1,6 @@
-/// The observer storage shared by every list, whatever its value type. Not
-/// API.
+/// The observer storage shared by every list, whatever its value type.
+///
+/// Not API.
 ///
 /// Layout matters here: a cell with one observer costs the cell, one node and
 /// the handler's context, with no buffer. Everything that does not touch a
@@ -144,8 +145,10 @@ public class _ObserverListBase {
   }
 }
 
-/// The typed side of an observer list: subscribing with a handler, and the
-/// notification pass. Not API: use ``Observable`` or ``EventStream``.
+/// The typed side of an observer list: subscribing, and the notification
+/// pass.
+///
+/// Not API: use ``Observable`` or ``EventStream``.
 @MainActor
 public class _ObserverList<Value>: _ObserverListBase {
   @usableFromInline
