@@ -11,8 +11,12 @@ let package = Package(
   targets: [
     .target(name: "POMVVM"),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
-    .executableTarget(name: "pomvvm-demo", dependencies: ["POMVVM"]),
+    // The sample's view models and text views, shared by the demo app, the
+    // tests and the playgrounds.
+    .target(name: "MasterDetail", dependencies: ["POMVVM"]),
+    .executableTarget(name: "pomvvm-demo", dependencies: ["POMVVM", "MasterDetail"]),
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting"]),
+    .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

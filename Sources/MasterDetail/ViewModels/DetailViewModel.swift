@@ -1,0 +1,58 @@
+import Foundation
+import POMVVM
+
+/// The view model of the detail screen: the item's date, text and switch,
+/// editable, and the item's deletion.
+///
+/// It edits the same element as the item's row. When the item is deleted
+/// elsewhere, ``isDetached`` becomes `true` and every edit is refused
+/// (reported, not crashed on, and not kept on a ghost copy). Its switch
+/// operations are the ``Switchable`` defaults, shared with
+/// ``DateCellViewModel``.
+@MainActor
+public final class DetailViewModel: ViewModel, Switchable, ItemDataSource {
+  /// The id of the item the screen shows.
+  public let id: Item.ID
+
+  /// When the item was added.
+  public let date: ProjectedCell<ElementCell<Item>, Date>
+
+  /// The item's text, editable.
+  public let text: ProjectedCell<ElementCell<Item>, String>
+
+  /// The item's switch.
+  public let on: ProjectedCell<ElementCell<Item>, Bool>
+
+  private let items: ObservableArray<Item>
+
+  init(item: ElementCell<Item>, in items: ObservableArray<Item>) {
+    id = item.id
+    date = item.projection(\.date)
+    text = item.projection(\.text)
+    on = item.projection(\.on)
+    self.items = items
+  }
+
+  /// Emphasis: the detail is about this one item (overrides the accent
+  /// that rows use by default).
+  public var textStyle: TextStyle { .emphasis }
+
+  /// Whether the item was deleted; a deleted item refuses every edit.
+  public var isDetached: Bool { on.base.isDetached }
+
+  /// A cell that becomes `true` when the item is deleted.
+  public var detachment: Derived<Bool> { on.base.detachment }
+
+  /// Deletes the item the screen shows.
+  ///
+  /// - Returns: `false` if the item was already deleted (reported to
+  ///   ``Diagnostics``).
+  @discardableResult
+  public func delete() -> Bool {
+    guard !isDetached, items.remove(id: id) != nil else {
+      Diagnostics.report("delete refused: the item with id \(id) was already deleted")
+      return false
+    }
+    return true
+  }
+}

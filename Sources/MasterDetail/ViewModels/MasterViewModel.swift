@@ -1,0 +1,94 @@
+import Foundation
+import POMVVM
+
+/// The list screen's view model: the shared items, the count of open
+/// switches, and the view models of rows and details.
+///
+/// ```swift
+/// let master = MasterViewModel(clock: { Date(timeIntervalSince1970: 0) })
+/// master.insertNowDate(text: "first")
+/// master.cellViewModel(at: 0)?.toggleSwitch()
+/// master.openSwitchCount.value   // 1
+/// ```
+@MainActor
+public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessDelegate {
+  /// The items, newest first.
+  public let items: ObservableArray<Item>
+
+  /// How many items have their switch on, kept from the items' change sets
+  /// (never by rescanning them).
+  public let openSwitchCount: ArrayCount<Item>
+
+  private let clock: () -> Date
+  private var nextID: Int
+
+  /// Creates the view model.
+  ///
+  /// - Parameters:
+  ///   - items: The initial items; their ids must be unique.
+  ///   - clock: The time for new items; tests and the scripted app fix it.
+  public init(items: [Item] = [], clock: @escaping () -> Date = Date.init) {
+    self.items = ObservableArray(items)
+    self.clock = clock
+    openSwitchCount = self.items.count(where: \.on)
+    nextID = (items.map(\.id).max() ?? 0) + 1
+  }
+
+  /// Inserts an item at the top, dated by the clock.
+  ///
+  /// - Parameter text: The item's text; `nil` uses the date's description.
+  /// - Returns: The new item.
+  @discardableResult
+  public func insertNowDate(text: String? = nil) -> Item {
+    let date = clock()
+    let item = Item(id: nextID, date: date, text: text ?? date.description)
+    nextID += 1
+    items.insert(item, at: 0)
+    return item
+  }
+
+  /// Deletes the item at a row.
+  ///
+  /// - Parameter index: The item's row, from 0.
+  /// - Returns: The deleted item, or `nil` if the row does not exist.
+  @discardableResult
+  public func delete(at index: Int) -> Item? {
+    guard items.indices.contains(index) else { return nil }
+    return items.remove(at: index)
+  }
+
+  /// Deletes the item with an id.
+  ///
+  /// - Parameter id: The item's id.
+  /// - Returns: The deleted item, or `nil` if no item has that id.
+  @discardableResult
+  public func delete(id: Item.ID) -> Item? {
+    items.remove(id: id)
+  }
+
+  /// The view model for the row that shows the item at an index.
+  ///
+  /// - Parameter index: The row, from 0.
+  /// - Returns: The row's view model, or `nil` if the row does not exist.
+  public func cellViewModel(at index: Int) -> DateCellViewModel? {
+    guard items.indices.contains(index) else { return nil }
+    return cellViewModel(for: items[index].id)
+  }
+
+  /// The view model for the row that shows the item with an id.
+  ///
+  /// - Parameter id: The item's id.
+  /// - Returns: The row's view model, or `nil` if no item has that id.
+  public func cellViewModel(for id: Item.ID) -> DateCellViewModel? {
+    items.cell(for: id).map(DateCellViewModel.init(item:))
+  }
+
+  /// The view model for the detail screen of an item.
+  ///
+  /// - Parameter id: The item's id.
+  /// - Returns: The detail's view model, or `nil` if no item has that id.
+  public func detailViewModel(for id: Item.ID) -> DetailViewModel? {
+    guard let cell = items.cell(for: id) else { return nil }
+    return DetailViewModel(item: cell, in: items)
+  }
+}
