@@ -14,9 +14,16 @@ let package = Package(
     // The sample's view models and text views, shared by the demo app, the
     // tests and the playgrounds.
     .target(name: "MasterDetail", dependencies: ["POMVVM"]),
-    .executableTarget(name: "pomvvm-demo", dependencies: ["POMVVM", "MasterDetail"]),
+    // Terminal primitives for the sample app: raw mode, keys, display width.
+    .target(name: "TextUI"),
+    // The sample app's screens and modes; the executable only starts it.
+    .target(name: "DemoApp", dependencies: ["POMVVM", "MasterDetail", "TextUI"]),
+    .executableTarget(name: "pomvvm-demo", dependencies: ["DemoApp"]),
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),
+    .testTarget(name: "POMVVMTestingTests", dependencies: ["POMVVMTesting", "MasterDetail"]),
+    .testTarget(name: "TextUITests", dependencies: ["TextUI"]),
+    .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "MasterDetail", "TextUI"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import POMVVM
 
+// Replaced by the sample app issue. Until then, the cells at work.
 @MainActor
 func demo() {
   let name = Observable("Ada")

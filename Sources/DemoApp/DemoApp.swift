@@ -1,0 +1,1 @@
+// Replaced by the sample app issue: the app and its modes.
