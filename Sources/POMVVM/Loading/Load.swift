@@ -1,0 +1,141 @@
+/// A request's status as a cell, with the request's task: start it, cancel
+/// it, chain another request to it.
+///
+/// A view model exposes its loads so that views observe their status; the
+/// requests themselves stay inside the view model:
+///
+/// ```swift
+/// let movie = Load<Movie>()
+/// let cast = Load<[CastMember]>()
+/// movie.then(cast) { movie in try await catalog.cast(of: movie.id) }
+/// movie.start { try await catalog.movie(id: 7) }   // then the cast loads
+/// ```
+///
+/// Starting a load cancels the request under way; a result that arrives
+/// after its request was cancelled or replaced is dropped. Loads end their
+/// requests when they are deallocated.
+@MainActor
+public final class Load<Value: Sendable>: ObservableCell {
+  private let storage = Observable<LoadStatus<Value>>(.idle)
+  private var task: Task<Void, Never>?
+  private var generation: UInt64 = 0
+  private var chains: [Subscription] = []
+  private var chainedWaits: [@MainActor () async -> Void] = []
+
+  /// Creates an idle load.
+  public init() {}
+
+  isolated deinit {
+    task?.cancel()
+  }
+
+  /// The current status.
+  public var value: LoadStatus<Value> { storage.value }
+
+  /// Starts a request, cancelling the one under way: the status becomes
+  /// ``LoadStatus/loading``, then ``LoadStatus/loaded(_:)`` or
+  /// ``LoadStatus/failed(_:)``.
+  ///
+  /// - Parameter operation: The request; it runs off the main actor and is
+  ///   cancelled when the load is cancelled, restarted or deallocated.
+  public func start(_ operation: @escaping @Sendable () async throws -> Value) {
+    task?.cancel()
+    generation += 1
+    let current = generation
+    storage.value = .loading
+    task = Task.detached { [weak self] in
+      let result: LoadStatus<Value>
+      do {
+        result = .loaded(try await operation())
+      } catch {
+        result = .failed(LoadFailure(error))
+      }
+      await self?.finish(current, with: result)
+    }
+  }
+
+  /// Cancels the request under way, if any; the status becomes
+  /// ``LoadStatus/idle``.
+  public func cancel() {
+    task?.cancel()
+    task = nil
+    generation += 1
+    if storage.value.isLoading {
+      storage.value = .idle
+    }
+  }
+
+  /// Forgets the result and cancels any request: the status becomes
+  /// ``LoadStatus/idle``.
+  public func reset() {
+    cancel()
+    storage.value = .idle
+  }
+
+  /// Waits until this load's request (and the requests chained to it) have
+  /// finished.
+  public func waitUntilFinished() async {
+    while let running = task {
+      await running.value
+      if task == running {
+        task = nil
+      }
+    }
+    for wait in chainedWaits {
+      await wait()
+    }
+  }
+
+  /// Chains a request to this one: it starts when this one succeeds, with
+  /// its value; when this one starts again, fails or is cancelled, the
+  /// chained request is cancelled and its status is ``LoadStatus/idle``
+  /// (skipped).
+  ///
+  /// The chain lives as long as this load; the next load is kept alive by
+  /// it.
+  ///
+  /// - Parameters:
+  ///   - next: The load of the chained request.
+  ///   - operation: The chained request, given this request's value.
+  public func then<Next: Sendable>(
+    _ next: Load<Next>, _ operation: @escaping @Sendable (Value) async throws -> Next
+  ) {
+    chainedWaits.append { await next.waitUntilFinished() }
+    chains.append(
+      storage.observeChanges { status in
+        if case .loaded(let value) = status {
+          next.start { try await operation(value) }
+        } else {
+          next.reset()
+        }
+      })
+  }
+
+  /// Calls `handler` with the current status now, then with every change.
+  ///
+  /// - Parameter handler: Called on the main actor with each status.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  public func observe(_ handler: @escaping @MainActor (LoadStatus<Value>) -> Void)
+    -> Subscription
+  {
+    storage.observe(handler)
+  }
+
+  /// Calls `handler` with every change of the status from now on.
+  ///
+  /// - Parameter handler: Called on the main actor with each new status.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  public func observeChanges(_ handler: @escaping @MainActor (LoadStatus<Value>) -> Void)
+    -> Subscription
+  {
+    storage.observeChanges(handler)
+  }
+
+  private func finish(_ finished: UInt64, with result: LoadStatus<Value>) {
+    guard finished == generation else { return }
+    task = nil
+    storage.value = result
+  }
+}
