@@ -14,6 +14,9 @@ let package = Package(
     // The sample's view models and text views, shared by the demo app, the
     // tests and the playgrounds.
     .target(name: "MasterDetail", dependencies: ["POMVVM"]),
+    .target(name: "Login", dependencies: ["POMVVM"]),
+    .target(name: "ToDo", dependencies: ["POMVVM"]),
+    .target(name: "Movies", dependencies: ["POMVVM"]),
     // Terminal primitives for the sample app: raw mode, keys, display width.
     .target(name: "TextUI"),
     // The sample app's screens and modes; the executable only starts it.
@@ -22,6 +25,9 @@ let package = Package(
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),
     .testTarget(name: "POMVVMTestingTests", dependencies: ["POMVVMTesting", "MasterDetail"]),
+    .testTarget(name: "LoginTests", dependencies: ["Login", "POMVVMTesting"]),
+    .testTarget(name: "ToDoTests", dependencies: ["ToDo", "POMVVMTesting"]),
+    .testTarget(name: "MoviesTests", dependencies: ["Movies", "POMVVMTesting"]),
     .testTarget(name: "TextUITests", dependencies: ["TextUI"]),
     .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "MasterDetail", "TextUI"]),
   ],

@@ -1,0 +1,179 @@
+/// Why the catalog did not answer.
+public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public let message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter message: What went wrong.
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// A local movie catalog, standing in for a network service: it answers
+/// after an injectable latency, and fails on request.
+///
+/// ```swift
+/// let catalog = MovieCatalog(latency: .milliseconds(200))
+/// let page = try await catalog.page(1)
+/// await catalog.failNextRequest()
+/// _ = try await catalog.movie(id: 1)   // throws "the catalog is unavailable"
+/// ```
+///
+/// Every request is cancellable: a cancelled request throws
+/// `CancellationError` instead of answering.
+public actor MovieCatalog {
+  /// The kinds of request the catalog answers.
+  public enum Request: Hashable, Sendable {
+    /// A page of movies.
+    case page
+    /// One movie.
+    case movie
+    /// A movie's cast.
+    case cast
+    /// A movie's reviews.
+    case reviews
+  }
+
+  /// How many movies a page holds.
+  public let pageSize: Int
+
+  private let movies: [Movie]
+  private let latency: Duration
+  private let beforeAnswering: (@Sendable (Request) async throws -> Void)?
+  private var pendingFailures: [(kind: Request?, message: String)] = []
+
+  /// Creates a catalog.
+  ///
+  /// - Parameters:
+  ///   - movies: The movies; the sample catalog by default.
+  ///   - latency: How long every request takes.
+  ///   - pageSize: How many movies a page holds.
+  ///   - beforeAnswering: Runs before each request is answered, for tests
+  ///     that hold a request until they are ready; an error it throws fails
+  ///     the request.
+  public init(
+    movies: [Movie] = MovieCatalog.sample, latency: Duration = .zero, pageSize: Int = 5,
+    beforeAnswering: (@Sendable (Request) async throws -> Void)? = nil
+  ) {
+    self.movies = movies
+    self.latency = latency
+    self.pageSize = max(1, pageSize)
+    self.beforeAnswering = beforeAnswering
+  }
+
+  /// Makes the next request fail — the next of any kind, or the next of one
+  /// kind.
+  ///
+  /// - Parameters:
+  ///   - kind: The kind of request to fail; `nil` fails the next request,
+  ///     whatever it is.
+  ///   - message: The error's message.
+  public func failNextRequest(
+    _ kind: Request? = nil, message: String = "the catalog is unavailable"
+  ) {
+    pendingFailures.append((kind, message))
+  }
+
+  /// How many pages the catalog has.
+  public var pageCount: Int { max(1, (movies.count + pageSize - 1) / pageSize) }
+
+  /// One page of movies.
+  ///
+  /// - Parameter number: The page, from 1.
+  /// - Returns: The page.
+  /// - Throws: ``CatalogError`` for a page that does not exist or an injected
+  ///   failure; `CancellationError` if the request was cancelled.
+  public func page(_ number: Int) async throws -> MoviePage {
+    try await answer(.page)
+    guard (1...pageCount).contains(number) else {
+      throw CatalogError("there is no page \(number): pages 1-\(pageCount)")
+    }
+    let start = (number - 1) * pageSize
+    return MoviePage(
+      number: number, count: pageCount,
+      movies: Array(movies[start..<min(start + pageSize, movies.count)]))
+  }
+
+  /// A movie by id.
+  ///
+  /// - Parameter id: The movie's id.
+  /// - Returns: The movie.
+  /// - Throws: ``CatalogError`` for an unknown id or an injected failure;
+  ///   `CancellationError` if the request was cancelled.
+  public func movie(id: Int) async throws -> Movie {
+    try await answer(.movie)
+    guard let movie = movies.first(where: { $0.id == id }) else {
+      throw CatalogError("there is no movie \(id)")
+    }
+    return movie
+  }
+
+  /// A movie's cast.
+  ///
+  /// - Parameter id: The movie's id.
+  /// - Returns: The names of the cast, leading roles first.
+  /// - Throws: ``CatalogError`` for an injected failure; `CancellationError`
+  ///   if the request was cancelled.
+  public func cast(of id: Int) async throws -> [String] {
+    try await answer(.cast)
+    let names = Self.castNames
+    return (0..<3).map { names[(id * 7 + $0 * 5) % names.count] }
+  }
+
+  /// A movie's reviews.
+  ///
+  /// - Parameter id: The movie's id.
+  /// - Returns: The reviews.
+  /// - Throws: ``CatalogError`` for an injected failure; `CancellationError`
+  ///   if the request was cancelled.
+  public func reviews(of id: Int) async throws -> [Review] {
+    try await answer(.reviews)
+    let texts = Self.reviewTexts
+    return (0..<2).map {
+      Review(stars: 1 + (id + $0 * 2) % 5, text: texts[(id + $0 * 3) % texts.count])
+    }
+  }
+
+  /// Waits the latency, then fails if a failure was requested for this
+  /// kind of request.
+  private func answer(_ request: Request) async throws {
+    if latency > .zero {
+      try await Task.sleep(for: latency)
+    }
+    try await beforeAnswering?(request)
+    try Task.checkCancellation()
+    if let index = pendingFailures.firstIndex(where: { $0.kind == nil || $0.kind == request }) {
+      throw CatalogError(pendingFailures.remove(at: index).message)
+    }
+  }
+}
+
+extension MovieCatalog {
+  /// The sample catalog: three dozen made-up movies.
+  public static let sample: [Movie] = {
+    let openings = ["The Quiet", "A Distant", "Midnight", "The Last", "Paper", "Northern"]
+    let subjects = ["Harbor", "Signal", "Orchard", "Lighthouse", "Engine", "Garden"]
+    return openings.enumerated().flatMap { row, opening in
+      subjects.enumerated().map { column, subject in
+        let id = row * subjects.count + column + 1
+        return Movie(id: id, title: "\(opening) \(subject)", year: 1950 + (id * 7) % 70)
+      }
+    }
+  }()
+
+  static let castNames = [
+    "Ada Park", "Ben Okafor", "Chloé Martin", "Dmitri Volkov", "Elena Ruiz", "Farah Haddad",
+    "Gus Lindqvist", "Hana Sato", "Ivo Novak", "Jade Moreau", "Kofi Mensah",
+  ]
+
+  static let reviewTexts = [
+    "A quiet triumph.", "Slow, but it stays with you.", "Too long by half.",
+    "The score does the heavy lifting.", "An honest, warm film.", "Beautiful and empty.",
+    "Worth it for the last ten minutes.",
+  ]
+}

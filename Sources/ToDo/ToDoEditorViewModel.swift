@@ -1,0 +1,40 @@
+import POMVVM
+
+/// The view model of an editor for one to-do item: its title, editable, and
+/// its deletion.
+///
+/// It edits the item in the shared store, so the list follows every edit.
+/// When the item is deleted (here or elsewhere), the editor is detached and
+/// refuses edits.
+@MainActor
+public final class ToDoEditorViewModel: ViewModel {
+  /// The id of the item being edited.
+  public let id: ToDoItem.ID
+
+  /// The item's title, editable.
+  public let title: ProjectedCell<ElementCell<ToDoItem>, String>
+
+  private let store: Store<ToDoItem>
+
+  init(item: ElementCell<ToDoItem>, in store: Store<ToDoItem>) {
+    id = item.id
+    title = item.projection(\.title)
+    self.store = store
+  }
+
+  /// Whether the item was deleted; a deleted item refuses edits.
+  public var isDetached: Bool { title.base.isDetached }
+
+  /// Deletes the item being edited.
+  ///
+  /// - Returns: `false` if it was already deleted (reported to
+  ///   ``Diagnostics``).
+  @discardableResult
+  public func delete() -> Bool {
+    guard store.items.remove(id: id) != nil else {
+      Diagnostics.report("delete refused: the to-do item with id \(id) was already deleted")
+      return false
+    }
+    return true
+  }
+}

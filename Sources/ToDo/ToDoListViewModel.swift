@@ -1,0 +1,105 @@
+import POMVVM
+
+/// Why the to-do list refused an action.
+public enum ToDoRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The list already holds the most items it may.
+  case full(limit: Int)
+  /// No item is at that row.
+  case noSuchRow(Int, count: Int)
+
+  /// What was refused, and why.
+  public var description: String {
+    switch self {
+    case .full(let limit):
+      "the list is full: at most \(limit) items"
+    case .noSuchRow(let row, let count):
+      count == 0
+        ? "row \(row) does not exist: the list is empty"
+        : "row \(row) is out of range: rows 1-\(count)"
+    }
+  }
+}
+
+/// The to-do list's view model: the items of a ``Store`` that lives outside
+/// it, an add action enabled only below ``limit`` items, and the last change
+/// the store published.
+///
+/// Several view models share the store — this list and any number of
+/// editors — and stay in step through its change sets.
+@MainActor
+public final class ToDoListViewModel: ViewModel {
+  /// The most items the list may hold.
+  public static let limit = 10
+
+  /// The store the list shows.
+  public let store: Store<ToDoItem>
+
+  /// How many items the list holds.
+  public let itemCount: ArrayCount<ToDoItem>
+
+  /// Whether an item may be added.
+  public let canAdd: Derived<Bool>
+
+  /// A description of the last change the store published, or
+  /// "none".
+  public let lastChange = Observable("none")
+
+  private var subscription: Subscription?
+
+  /// Creates the list view model over a store.
+  ///
+  /// - Parameter store: The store, shared with the editors.
+  public init(store: Store<ToDoItem>) {
+    self.store = store
+    itemCount = store.items.count { _ in true }
+    canAdd = itemCount.map { $0 < Self.limit }
+    subscription = store.items.observe { [lastChange] change in
+      lastChange.value = change.changeSet.description
+    }
+  }
+
+  /// Adds an item at the end.
+  ///
+  /// - Parameter title: The item's title; `nil` gives "ToDo Item N", where
+  ///   N is the list's new size.
+  /// - Returns: The new item.
+  /// - Throws: ``ToDoRefusal/full(limit:)`` when the list already holds
+  ///   ``limit`` items.
+  @discardableResult
+  public func add(title: String? = nil) throws(ToDoRefusal) -> ToDoItem {
+    guard canAdd.value else { throw .full(limit: Self.limit) }
+    let id = (store.items.map(\.id).max() ?? 0) + 1
+    let item = ToDoItem(id: id, title: title ?? "ToDo Item \(store.items.count + 1)")
+    store.items.append(item)
+    return item
+  }
+
+  /// Deletes the item at a row.
+  ///
+  /// - Parameter row: The item's row, from 1 as displayed.
+  /// - Returns: The deleted item.
+  /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
+  ///   exist.
+  @discardableResult
+  public func delete(row: Int) throws(ToDoRefusal) -> ToDoItem {
+    guard store.items.indices.contains(row - 1) else {
+      throw .noSuchRow(row, count: store.items.count)
+    }
+    return store.items.remove(at: row - 1)
+  }
+
+  /// The view model of an editor for the item at a row.
+  ///
+  /// - Parameter row: The item's row, from 1 as displayed.
+  /// - Returns: The editor's view model.
+  /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
+  ///   exist.
+  public func editor(row: Int) throws(ToDoRefusal) -> ToDoEditorViewModel {
+    guard store.items.indices.contains(row - 1),
+      let cell = store.items.cell(for: store.items[row - 1].id)
+    else {
+      throw .noSuchRow(row, count: store.items.count)
+    }
+    return ToDoEditorViewModel(item: cell, in: store)
+  }
+}

@@ -1,0 +1,101 @@
+import POMVVM
+
+/// The to-do list, rendered as text.
+///
+/// ```
+/// To-do (2 of 10, add: enabled)
+///   1. ToDo Item 1
+///   2. ToDo Item 2
+/// Last change: insert [1]
+/// ```
+@MainActor
+public final class ToDoListView: BindableView {
+  /// The list the view shows.
+  public var viewModel: ToDoListViewModel?
+
+  /// The tokens of the view's current binding.
+  public let bindings = SubscriptionBag()
+
+  /// The titles of the rows, in order.
+  public private(set) var titles: [String] = []
+
+  /// The header label.
+  public let header = Observable("")
+
+  /// The last-change label.
+  public let lastChange = Observable("")
+
+  /// Creates an unbound view.
+  public init() {}
+
+  /// Follows the store's items, the count and the last change.
+  ///
+  /// - Parameter viewModel: The list's view model.
+  /// - Returns: The binding tokens.
+  public func makeBindings(to viewModel: ToDoListViewModel) -> [any SubscriptionToken] {
+    titles = viewModel.store.items.map(\.title)
+    let heading = { (count: Int, canAdd: Bool) in
+      "To-do (\(count) of \(ToDoListViewModel.limit), add: \(canAdd ? "enabled" : "disabled"))"
+    }
+    let initial = heading(viewModel.itemCount.value, viewModel.canAdd.value)
+    return [
+      combine(.every, viewModel.itemCount, viewModel.canAdd, initial: initial, transform: heading)
+        .bind(to: header),
+      viewModel.lastChange.map { "Last change: \($0)" }.bind(to: lastChange),
+      viewModel.store.items.observe { [unowned self] change in
+        titles = change.newElements.map(\.title)
+      },
+    ]
+  }
+
+  /// The list as lines of text.
+  public var lines: [String] {
+    [header.value] + titles.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+      + [lastChange.value]
+  }
+}
+
+/// The editor of one to-do item, rendered as text.
+///
+/// ```
+/// To-do item
+///   Title: ToDo Item 1
+/// ```
+@MainActor
+public final class ToDoEditorView: BindableView {
+  /// The item the view edits.
+  public var viewModel: ToDoEditorViewModel?
+
+  /// The tokens of the view's current binding.
+  public let bindings = SubscriptionBag()
+
+  /// The title field, bound both ways to the item's title.
+  public let titleField = Observable("")
+
+  /// Creates an unbound view.
+  public init() {}
+
+  /// Binds the title field both ways to the item's title.
+  ///
+  /// - Parameter viewModel: The editor's view model.
+  /// - Returns: The binding tokens.
+  public func makeBindings(to viewModel: ToDoEditorViewModel) -> [any SubscriptionToken] {
+    [viewModel.title.bidirectionalBind(to: titleField)]
+  }
+
+  /// The user types a new title.
+  ///
+  /// - Parameter text: The field's new content.
+  public func type(title text: String) {
+    titleField.value = text
+  }
+
+  /// The editor as lines of text.
+  public var lines: [String] {
+    var lines = ["To-do item", "  Title: \(titleField.value)"]
+    if viewModel?.isDetached == true {
+      lines.append("  (deleted: this item is no longer in the list)")
+    }
+    return lines
+  }
+}
