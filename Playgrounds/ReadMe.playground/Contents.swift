@@ -5,8 +5,11 @@
 //: from the code.
 
 import Foundation
+import Login
 import MasterDetail
+import Movies
 import POMVVM
+import ToDo
 
 #if canImport(PlaygroundSupport)
 import PlaygroundSupport
@@ -83,11 +86,73 @@ func masterDetailIn30Lines() {
   withExtendedLifetime(changes) {}
 }
 
-MainActor.assumeIsolated {
+// MARK: - A login form (README)
+
+@MainActor
+func loginForm() {
+  let form = LoginViewModel()
+  let view = LoginView()
+  view.bind(to: form)
+  view.type(username: "alice_w")
+  view.type(password: "secret")
+  print(view.lines.joined(separator: "\n"))
+  view.tapLogin()
+  print(view.lines[3])
+}
+
+// MARK: - A to-do store (README)
+
+@MainActor
+func toDoStore() throws {
+  let store = Store<ToDoItem>()  // or Store(contentsOf: fileURL), saved after every change
+  let list = ToDoListViewModel(store: store)
+  let listView = ToDoListView()
+  listView.bind(to: list)
+  try list.add()
+  try list.add()
+  let editor = try list.editor(row: 2)  // another view model, same store
+  editor.title.value = "Buy milk"
+  print(listView.lines.joined(separator: "\n"))
+}
+
+// MARK: - A state machine (README)
+
+@MainActor
+func stateMachine() async {
+  let catalog = MovieCatalog()
+  await catalog.failNextRequest()
+  let movies = MoviesListViewModel(catalog: catalog)
+  let view = MoviesListView()
+  view.bind(to: movies)
+  movies.send(.load)
+  print(view.lines[0])
+  await movies.waitUntilIdle()
+  print(view.lines[0])
+  movies.send(.retry)
+  await movies.waitUntilIdle()
+  print(view.lines.prefix(3).joined(separator: "\n"))
+}
+
+@MainActor
+func readMe() async {
   print("== A first taste")
   firstTaste()
   print("== Combiners")
   combiners()
   print("== Master-Detail in 30 lines")
   masterDetailIn30Lines()
+  print("== A login form")
+  loginForm()
+  print("== A to-do store")
+  do {
+    try toDoStore()
+  } catch {
+    print("error:", error)
+  }
+  print("== A state machine")
+  await stateMachine()
 }
+
+// Top-level code runs on the main actor; the state machine's effects run in
+// tasks, so the walkthrough awaits them.
+await readMe()
