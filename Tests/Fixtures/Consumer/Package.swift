@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A package outside the kit that uses POMVVMTesting the way an app does: its
+// own view models and views, checked from its own test target, under Swift
+// Testing and XCTest. scripts/test-consumer-fixture builds and tests it.
+let package = Package(
+  name: "Groceries",
+  dependencies: [
+    .package(name: "POMVVM", path: "../../..")
+  ],
+  targets: [
+    .target(name: "Groceries", dependencies: [.product(name: "POMVVM", package: "POMVVM")]),
+    .testTarget(
+      name: "GroceriesTests",
+      dependencies: ["Groceries", .product(name: "POMVVMTesting", package: "POMVVM")]),
+  ],
+  swiftLanguageModes: [.v6]
+)

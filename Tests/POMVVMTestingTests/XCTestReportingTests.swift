@@ -1,0 +1,74 @@
+import MasterDetail
+import POMVVMTesting
+import XCTest
+
+/// A switch whose toggle does nothing.
+@MainActor
+private final class BrokenLampViewModel: ViewModel, Switchable {
+  let on = Observable(false)
+
+  func toggleSwitch() -> Bool { true }
+}
+
+/// The checks under XCTest: no Swift Testing test is running, so failures go
+/// through `XCTFail`, at the caller's file and line.
+///
+/// The test case records failures itself while `isCapturing` is set, so that
+/// a failing check can be examined instead of failing the test (XCTest on
+/// Linux has no `XCTExpectFailure`).
+final class XCTestReportingTests: XCTestCase {
+  private struct Failure: Equatable {
+    var file: String
+    var line: Int
+    var law: String
+  }
+
+  private var isCapturing = false
+  private var captured: [Failure] = []
+
+  override func recordFailure(
+    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+    expected: Bool
+  ) {
+    guard isCapturing else {
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+      return
+    }
+    let law = description.range(of: " law '").flatMap { start in
+      description.range(of: "' failed", range: start.upperBound..<description.endIndex).map {
+        String(description[start.upperBound..<$0.lowerBound])
+      }
+    }
+    captured.append(Failure(file: filePath, line: lineNumber, law: law ?? description))
+  }
+
+  @MainActor
+  func testAFailingCheckReportsEachLawAtTheCallersFileAndLine() async {
+    isCapturing = true
+    let line = #line + 1
+    checkSwitchable(BrokenLampViewModel.init)
+    isCapturing = false
+    XCTAssertEqual(
+      captured,
+      [
+        "toggle flips the switch", "observers are told in order",
+        "toggle flips the switch", "observers are told in order",
+      ].map { Failure(file: #filePath, line: line, law: $0) })
+  }
+
+  @MainActor
+  func testPassingChecksReportNothing() async {
+    isCapturing = true
+    let master = makeMaster(["first", "second"])
+    checkSwitchable(
+      { required(master.cellViewModel(for: master.insertNowDate().id), "row") },
+      detach: { master.delete(id: $0.id) })
+    checkObservableLaws({ Observable($0) }, values: [1, 2, 3])
+    checkBindingLaws({ Observable($0) }, { Observable($0) }, values: ["a", "b"])
+    checkObservableArrayLaws(master.items, mutations: [.remove(at: 0)], counting: [\.on])
+    checkNoLeaks { [makeMaster(["a"])] }
+    isCapturing = false
+    XCTAssertEqual(captured, [])
+  }
+}
