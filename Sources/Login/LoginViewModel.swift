@@ -55,7 +55,7 @@ public final class LoginViewModel: ViewModel {
     .store(in: subscriptions)
     usernameEdited.bind(to: username).store(in: subscriptions)
     passwordEdited.bind(to: password).store(in: subscriptions)
-    loginTapped.observe { [unowned self] in logIn() }.store(in: subscriptions)
+    loginTapped.observe { [weak self] in self?.logIn() }.store(in: subscriptions)
   }
 
   /// Logs in, if allowed: the instruction becomes "Logged in as NAME".

@@ -42,8 +42,8 @@ public final class ToDoListView: BindableView {
       combine(.every, viewModel.itemCount, viewModel.canAdd, initial: initial, transform: heading)
         .bind(to: header),
       viewModel.lastChange.map { "Last change: \($0)" }.bind(to: lastChange),
-      viewModel.store.items.observe { [unowned self] change in
-        titles = change.newElements.map(\.title)
+      viewModel.store.items.observe { [weak self] change in
+        self?.titles = change.newElements.map(\.title)
       },
     ]
   }

@@ -16,6 +16,13 @@ struct ScreenTests {
         """)
   }
 
+  @Test func eachRowsLineCanBeReadAlone() {
+    let sample = Sample(texts: ["a", "b", "c"])
+    sample.list.rows[1].tapSwitch()
+    #expect((0..<3).map(sample.list.line(forRow:)) == ["  1. [ ] c", "  2. [x] b", "  3. [ ] a"])
+    #expect(Array(sample.list.lines.dropFirst()) == (0..<3).map(sample.list.line(forRow:)))
+  }
+
   @Test func togglingARowShowsInTheDetailAndTheCount() throws {
     let sample = Sample()
     let detail = try #require(sample.detail(row: 1))

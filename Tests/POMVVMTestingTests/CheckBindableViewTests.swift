@@ -113,35 +113,24 @@ struct CheckBindableViewTests {
       releasing: { [$0, $0.on, $0.text, $0.date, $0.on.base] })
   }
 
-  /// The list screen rebinds cleanly, but does not unbind cleanly.
-  ///
-  /// The check finds a bug in the sample: `MasterListView.makeBindings(to:)`
-  /// binds its header and rows itself but returns only its observation of
-  /// the items, so `unbind()` leaves the header and the rows bound to the
-  /// old view model (they keep following it, and keep it alive). Rebinding
-  /// is clean, because `makeBindings` rebinds the header and recycles the
-  /// rows. When the sample is fixed, this known issue stops happening and
-  /// `withKnownIssue` fails: then remove it.
+  /// The list screen binds its header and rows by hand, and tears them down
+  /// with a `TeardownToken`, so unbinding and rebinding are both clean.
   @Test func theSampleListScreenRebindsCleanly() {
-    withKnownIssue("MasterListView.unbind() leaves its header and rows bound") {
-      checkBindableView(
-        MasterListView.init,
-        viewModels: { makeMaster(["a", "b"]) },
-        rendering: { $0.lines },
-        expected: { master in
-          ["Items (open switches: \(master.openSwitchCount.value))"]
-            + master.items.enumerated().map { row, item in
-              "  \(row + 1). \(item.on ? "[x]" : "[ ]") \(item.text)"
-            }
-        },
-        mutate: {
-          $0.insertNowDate(text: "new")
-          $0.cellViewModel(at: 1)?.toggleSwitch()
-        },
-        releasing: { [$0, $0.items] })
-    } matching: { issue in
-      issue.description.contains("law 'unbinding ends every binding' failed for MasterListView")
-    }
+    checkBindableView(
+      MasterListView.init,
+      viewModels: { makeMaster(["a", "b"]) },
+      rendering: { $0.lines },
+      expected: { master in
+        ["Items (open switches: \(master.openSwitchCount.value))"]
+          + master.items.enumerated().map { row, item in
+            "  \(row + 1). \(item.on ? "[x]" : "[ ]") \(item.text)"
+          }
+      },
+      mutate: {
+        $0.insertNowDate(text: "new")
+        $0.cellViewModel(at: 1)?.toggleSwitch()
+      },
+      releasing: { [$0, $0.items] })
   }
 
   @Test func aHandWrittenViewRebindsCleanly() {

@@ -61,3 +61,51 @@ struct SubscriptionBagTests {
     #expect(cell.observerCount == 1)
   }
 }
+
+@MainActor
+@Suite("TeardownToken")
+struct TeardownTokenTests {
+  @Test func runsItsActionOnceWhenCancelledNotWhenReleased() {
+    var runs = 0
+    do {
+      _ = TeardownToken { runs += 1 }
+    }
+    #expect(runs == 0, "releasing does not run the action")
+    let token = TeardownToken { runs += 1 }
+    #expect(token.isActive)
+    token.cancel()
+    token.cancel()
+    #expect(runs == 1)
+    #expect(!token.isActive)
+  }
+
+  @Test func aBagRunsItWithTheOtherTokens() {
+    var torn = false
+    var bag: SubscriptionBag? = SubscriptionBag()
+    bag?.insert(TeardownToken { torn = true })
+    bag = nil
+    #expect(torn)
+  }
+}
+
+extension TeardownTokenTests {
+  /// An owner whose bag holds a teardown that refers back to it.
+  @MainActor
+  final class Owner {
+    let bags = SubscriptionBag()
+    var tornDownWhileAlive = false
+
+    init() {
+      bags.insert(TeardownToken { [weak self] in self?.tornDownWhileAlive = true })
+    }
+  }
+
+  @Test func aWeakTeardownRunsSafelyWhenItsOwnerIsDeallocated() {
+    weak var weakOwner: Owner?
+    do {
+      let owner = Owner()
+      weakOwner = owner
+    }
+    #expect(weakOwner == nil)
+  }
+}

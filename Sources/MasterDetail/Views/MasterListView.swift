@@ -46,15 +46,40 @@ public final class MasterListView: BindableView {
     recycle(rows.indices)
     rows = viewModel.items.indices.map { row(for: viewModel, at: $0) }
     return [
-      viewModel.items.observe { [unowned self] change in
-        apply(change.changeSet, from: viewModel)
-      }
+      viewModel.items.observe { [weak self] change in
+        self?.apply(change.changeSet, from: viewModel)
+      },
+      // The header and the rows were bound by hand: end their bindings with
+      // the screen's. They keep showing what they showed, as an unbound
+      // screen does; the next binding recycles the rows. (Weak: when the
+      // screen itself goes, its bag runs this after it is gone.)
+      TeardownToken { [weak self] in
+        guard let self else { return }
+        header.unbind()
+        for row in rows {
+          row.unbind()
+        }
+      },
     ]
   }
 
   /// The screen as lines of text.
   public var lines: [String] {
-    [header.title.value] + rows.enumerated().map { "  \($0.offset + 1). \($0.element.line.value)" }
+    [header.title.value] + rows.indices.map(line(forRow:))
+  }
+
+  /// The line of one row, numbered from 1 as ``lines`` shows it:
+  /// `  2. [x] first`.
+  ///
+  /// A screen that shows only some rows (a terminal window onto a long
+  /// list) asks for those, at no cost for the others.
+  ///
+  /// - Parameter index: The row, from 0; it must be a valid index of
+  ///   ``rows``.
+  /// - Returns: The row's line.
+  /// - Complexity: O(1) besides the length of the line.
+  public func line(forRow index: Int) -> String {
+    "  \(index + 1). \(rows[index].line.value)"
   }
 
   private func apply(_ changeSet: ChangeSet<Item>, from viewModel: MasterViewModel) {

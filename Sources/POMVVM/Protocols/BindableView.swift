@@ -15,7 +15,7 @@
 ///   var line = ""
 ///
 ///   func makeBindings(to viewModel: RowViewModel) -> [any SubscriptionToken] {
-///     [viewModel.title.observe { [unowned self] in line = $0 }]
+///     [viewModel.title.observe { [weak self] in self?.line = $0 }]
 ///   }
 /// }
 /// ```
