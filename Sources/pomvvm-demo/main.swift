@@ -1,11 +1,4 @@
-import POMVVM
+import DemoApp
 
-// Replaced by the sample app issue. Until then, the cells at work.
-@MainActor
-func demo() {
-  let name = Observable("Ada")
-  let subscription = name.observe { print("name:", $0) }
-  name.value = "Grace"
-  subscription.cancel()
-}
-MainActor.assumeIsolated { demo() }
+// The app lives in the DemoApp library, shared with its tests.
+DemoApp.main()

@@ -1,1 +1,175 @@
-// Replaced by the sample app issue.
+import DemoApp
+import Testing
+import TextUI
+
+/// A whole 80×24 screen: the given lines at the top, blank rows, and the
+/// help line at the bottom.
+private func screen(_ top: String, help: String) -> String {
+  let lines = top.split(separator: "\n", omittingEmptySubsequences: false)
+  return (lines + Array(repeating: "", count: 23 - lines.count) + [Substring(help)])
+    .joined(separator: "\n")
+}
+
+private let listHelp = "↑/↓ move  space toggle  enter open  a add  d delete  q quit"
+private let detailHelp = "space toggle  e edit text  d delete  esc/b back  q quit"
+private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+private let date = "2026-11-21 10:00:00 +0000"
+
+@MainActor
+@Suite("The app")
+struct DemoAppTests {
+  @Test func helpGoesToStandardOutput() {
+    #expect(
+      runScript("", arguments: ["--help"])
+        == Transcript(
+          status: 0,
+          output: """
+            pomvvm-demo: the POMVVM sample app, rendered as text.
+
+            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+
+            With standard input on a terminal, a full-screen terminal UI opens.
+            Otherwise (or with --script), standard input is a script: one command per
+            line, and the screen is printed after each. Type 'help' in a script for
+            the commands of the current screen.
+
+            FEATURES (default: master-detail):
+              master-detail  a list of dated items with switches, and a detail screen
+
+            OPTIONS:
+              --script        read a script from standard input, even from a terminal
+              --quiet         in a script, print the screen only for 'render'
+              --clock DATE    fix the clock to an ISO 8601 date: --clock 2026-11-21T10:00:00Z
+              -h, --help      show this help
+
+            EXIT STATUS:
+              0 success, 1 a script command failed, 2 bad arguments, 130 Ctrl-C
+
+            """))
+  }
+
+  @Test func badArgumentsExitWithStatus2AndTheUsage() {
+    #expect(
+      runScript("add first", arguments: ["--frob"])
+        == Transcript(
+          status: 2, output: "",
+          error: """
+            error: unknown option '--frob'
+            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+              See 'pomvvm-demo --help' for more information.
+
+            """))
+    #expect(
+      runScript("add first", arguments: ["--clock", "2026-13-45T99:00:00Z"])
+        == Transcript(
+          status: 2, output: "",
+          error: """
+            error: '2026-13-45T99:00:00Z' is not a date: --clock takes ISO 8601, such as --clock 2026-11-21T10:00:00Z
+            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+              See 'pomvvm-demo --help' for more information.
+
+            """))
+  }
+
+  @Test func theFeatureCanBeNamed() {
+    #expect(
+      runScript("add first", arguments: ["master-detail"] + fixedClock)
+        == Transcript(status: 0, output: "Items (open switches: 0)\n  1. [ ] first\n"))
+  }
+
+  @Test func scriptModeRunsOnATerminalWhenAsked() {
+    let terminal = VirtualTerminal(typing: ["q"])
+    var output = ""
+    var error = ""
+    let status = DemoApp.run(
+      arguments: ["--script"] + fixedClock, input: ["add first"], output: &output, error: &error,
+      isTerminal: true, terminal: terminal)
+    #expect(
+      Transcript(status: status, output: output, error: error)
+        == Transcript(status: 0, output: "Items (open switches: 0)\n  1. [ ] first\n"))
+    #expect(terminal.screens.isEmpty, "the terminal was not used")
+  }
+
+  @Test func interactiveModeShowsEveryStepAndRestoresTheTerminal() {
+    let (transcript, terminal) = runInteractive(typing: [
+      "a", "a", "j", " ", "\r", "e", "\u{15}", "café 漢字 👍", "\u{7F}", "ok", "\r", "\u{1B}", "j",
+      "d", "q",
+    ])
+    #expect(transcript == Transcript(status: 0, output: ""))
+    #expect(terminal.wasRestored && !terminal.isFullScreen)
+    #expect(
+      terminal.screens == [
+        screen("Items (open switches: 0)\n  No items yet: press a to add one.", help: listHelp),
+        screen("Items (open switches: 0)\n> 1. [ ] \(date)", help: listHelp),
+        screen("Items (open switches: 0)\n> 1. [ ] \(date)\n  2. [ ] \(date)", help: listHelp),
+        screen("Items (open switches: 0)\n  1. [ ] \(date)\n> 2. [ ] \(date)", help: listHelp),
+        screen("Items (open switches: 1)\n  1. [ ] \(date)\n> 2. [x] \(date)", help: listHelp),
+        screen(
+          "Detail\n  Date:   \(date)\n  Text:   \(date)\n  Switch: [x]", help: detailHelp),
+        screen("Detail\n  Date:   \(date)\n  Text:   \(date)\n  Switch: [x]", help: editHelp),
+        screen("Detail\n  Date:   \(date)\n  Text:\n  Switch: [x]", help: editHelp),
+        screen("Detail\n  Date:   \(date)\n  Text:   café 漢字 👍\n  Switch: [x]", help: editHelp),
+        screen("Detail\n  Date:   \(date)\n  Text:   café 漢字\n  Switch: [x]", help: editHelp),
+        screen("Detail\n  Date:   \(date)\n  Text:   café 漢字 ok\n  Switch: [x]", help: editHelp),
+        screen(
+          "Detail\n  Date:   \(date)\n  Text:   café 漢字 ok\n  Switch: [x]", help: detailHelp),
+        screen(
+          "Items (open switches: 1)\n  1. [ ] \(date)\n> 2. [x] café 漢字 ok", help: listHelp),
+        screen("Items (open switches: 0)\n> 1. [ ] \(date)", help: listHelp),
+      ])
+  }
+
+  @Test func interactiveModeRedrawsOnlyTheRowsThatChanged() {
+    // With the clock fixed, every new item has the same text.
+    let (_, terminal) = runInteractive(typing: ["a", "a", "a", "j", " ", "k", "\r", " "])
+    #expect(
+      terminal.rowsWritten == [
+        Array(0..<24),  // the first frame: the whole screen
+        [1],  // "a": the first row replaces the hint
+        [2],  // "a": row 1 looks the same (a new item, selected); row 2 is new
+        [3],  // "a": likewise
+        [1, 2],  // "j": the selection moves from row 1 to row 2
+        [0, 2],  // space: the header's count and the toggled row
+        [1, 2],  // "k": the selection moves back
+        [0, 1, 2, 3, 23],  // enter: the detail's four lines and its help
+        [3],  // space: the switch
+      ])
+  }
+
+  @Test func theCursorShowsOnlyWhileEditingText() {
+    let (_, terminal) = runInteractive(typing: ["a", "\r", "e", "x", "\r", "q"])
+    #expect(terminal.screens.count == 6)
+    #expect(!terminal.isCursorVisible)
+    let (_, editing) = runInteractive(typing: ["a", "\r", "e", "\u{2}\u{2}"])
+    #expect(editing.isCursorVisible)
+    #expect(editing.cursor == Position(row: 2, column: 33), "two characters before the end")
+  }
+
+  @Test func longTextsAreCutToTheWidthByDisplayWidth() {
+    let (_, terminal) = runInteractive(
+      typing: ["a", "\r", "e", "\u{15}", String(repeating: "漢字👍 ", count: 3_000), "\r", "b"],
+      size: TerminalSize(width: 40, height: 6))
+    #expect(
+      terminal.screens.last == """
+        Items (open switches: 0)
+        > 1. [ ] 漢字👍 漢字👍 漢字👍 漢字👍 漢…
+
+
+
+        ↑/↓ move  space toggle  enter open  a a…
+        """)
+  }
+
+  @Test func ctrlCQuitsWithStatus130AndRestoresTheTerminal() {
+    let (transcript, terminal) = runInteractive(typing: ["a", "e\u{03}", "a"])
+    #expect(transcript == Transcript(status: 130, output: ""))
+    #expect(terminal.wasRestored && !terminal.isFullScreen)
+    #expect(terminal.screens.count == 2, "nothing after Ctrl-C was read")
+  }
+
+  @Test func theEndOfInputQuitsAndRestoresTheTerminal() {
+    let (transcript, terminal) = runInteractive(typing: ["a"])
+    #expect(transcript == Transcript(status: 0, output: ""))
+    #expect(terminal.wasRestored)
+  }
+}

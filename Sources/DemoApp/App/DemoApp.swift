@@ -1,0 +1,133 @@
+import Foundation
+import POMVVM
+import TextUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The sample app, `pomvvm-demo`: its features, and its two modes.
+///
+/// The executable only calls ``main()``. Tests call
+/// ``run(arguments:input:output:error:isTerminal:terminal:)`` with their
+/// own streams and compare what comes out whole.
+///
+/// ```swift
+/// var output = ""
+/// var error = ""
+/// let status = DemoApp.run(
+///   arguments: ["--clock", "2026-11-21T10:00:00Z"], input: ["add first", "toggle 1"],
+///   output: &output, error: &error, isTerminal: false)
+/// // status == 0, output holds two screens
+/// ```
+public enum DemoApp {
+  /// Every feature, the default first.
+  @MainActor
+  public static let features: [any DemoFeature.Type] = [MasterDetailFeature.self]
+
+  /// Runs the app with the process's arguments and standard streams, then
+  /// exits with its status.
+  ///
+  /// - Returns: Never; the process exits.
+  @MainActor
+  public static func main() -> Never {
+    var output = StandardOutput()
+    var error = StandardError()
+    let (status, feature) = start(
+      arguments: Array(CommandLine.arguments.dropFirst()), input: StandardInputLines(),
+      output: &output, error: &error, isTerminal: POSIXTerminal.isTerminal(STDIN_FILENO),
+      terminal: POSIXTerminal())
+    // Exit with the feature alive: tearing down the bindings of 10,000 rows
+    // one by one would only delay the exit.
+    withExtendedLifetime(feature) {
+      exit(status)
+    }
+  }
+
+  /// Runs the app: parses the arguments, then runs the chosen feature in
+  /// interactive mode (a terminal, unless `--script`) or script mode.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments, without the program's name.
+  ///   - input: The script's lines, read lazily (script mode only).
+  ///   - output: Where screens and help go.
+  ///   - error: Where errors go.
+  ///   - isTerminal: Whether standard input is a terminal.
+  ///   - terminal: The terminal for interactive mode; made only if needed.
+  /// - Returns: The exit status: 0 on success, 1 if a script command
+  ///   failed or the terminal failed, 2 for bad arguments, 130 if the user
+  ///   pressed Ctrl-C.
+  @MainActor
+  public static func run(
+    arguments: [String], input: some Sequence<String>, output: inout some TextOutputStream,
+    error: inout some TextOutputStream, isTerminal: Bool,
+    terminal: @autoclosure () -> any TerminalDevice = POSIXTerminal()
+  ) -> Int32 {
+    start(
+      arguments: arguments, input: input, output: &output, error: &error, isTerminal: isTerminal,
+      terminal: terminal()
+    ).status
+  }
+
+  /// Runs the app, and returns the feature it ran with the status.
+  @MainActor
+  private static func start(
+    arguments: [String], input: some Sequence<String>, output: inout some TextOutputStream,
+    error: inout some TextOutputStream, isTerminal: Bool,
+    terminal: @autoclosure () -> any TerminalDevice
+  ) -> (status: Int32, feature: (any DemoFeature)?) {
+    let options: DemoOptions
+    do {
+      options = try DemoOptions.parse(arguments)
+    } catch let usageError {
+      error.write(
+        "error: \(usageError.message)\n\(DemoOptions.usage)\n"
+          + "  See 'pomvvm-demo --help' for more information.\n")
+      return (2, nil)
+    }
+    if options.showsHelp {
+      output.write(DemoOptions.help)
+      return (0, nil)
+    }
+    var environment = FeatureEnvironment()
+    if let fixed = options.clock {
+      environment.now = { fixed }
+    }
+    let feature = options.feature.init(environment: environment)
+    if isTerminal && !options.forcesScript {
+      return (runInteractive(feature, on: terminal(), error: &error), feature)
+    }
+    let status = ScriptRunner(isQuiet: options.isQuiet).run(
+      feature, lines: input, output: &output, error: &error)
+    return (status, feature)
+  }
+
+  /// Runs a feature full-screen until the user quits.
+  ///
+  /// Kit diagnostics would write over the screen, so they are held until
+  /// the terminal is restored.
+  @MainActor
+  private static func runInteractive(
+    _ feature: some DemoFeature, on terminal: some TerminalDevice,
+    error: inout some TextOutputStream
+  ) -> Int32 {
+    var status: Int32 = 0
+    let reports = Diagnostics.capturing {
+      do throws(TerminalError) {
+        let end = try FullScreenSession(device: terminal).run(InteractiveShell(feature: feature))
+        status = end == .interrupted ? 130 : 0
+      } catch let terminalError {
+        error.write("error: \(terminalError.description)\n")
+        status = 1
+      }
+    }
+    for report in reports {
+      error.write("POMVVM: \(report)\n")
+    }
+    return status
+  }
+}

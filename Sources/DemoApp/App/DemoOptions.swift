@@ -1,0 +1,153 @@
+import Foundation
+
+/// The command line of `pomvvm-demo`, parsed.
+///
+/// ```
+/// pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+/// pomvvm-demo --help
+/// ```
+@MainActor
+public struct DemoOptions {
+  /// The feature to run; the first of ``DemoApp/features`` by default.
+  public var feature: any DemoFeature.Type
+
+  /// Whether to read a script even when standard input is a terminal.
+  public var forcesScript = false
+
+  /// Whether script mode prints the screen only for `render`.
+  public var isQuiet = false
+
+  /// The fixed time for new items, or `nil` for the real clock.
+  public var clock: Date?
+
+  /// Whether to print the help and exit.
+  public var showsHelp = false
+
+  /// Options with every default: the default feature, no flags.
+  public init() {
+    feature = DemoApp.features[0]
+  }
+
+  /// Parses the program's arguments.
+  ///
+  /// `--help` (or `-h`) anywhere asks for the help, whatever else is there.
+  /// `--clock` takes an ISO 8601 date and time, as its next argument or
+  /// after `=`: `--clock 2026-11-21T10:00:00Z`, `--clock=2026-11-21T11:00:00+01:00`.
+  ///
+  /// - Parameter arguments: The arguments, without the program's name.
+  /// - Returns: The options.
+  /// - Throws: ``UsageError`` for an unknown option or feature, a missing
+  ///   or invalid date, or an extra argument.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> DemoOptions {
+    var options = DemoOptions()
+    if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+      options.showsHelp = true
+      return options
+    }
+    var featureName: String?
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      let (name, attached) = split(argument)
+      switch name {
+      case "--script":
+        try expectNoValue(attached, for: name)
+        options.forcesScript = true
+      case "--quiet":
+        try expectNoValue(attached, for: name)
+        options.isQuiet = true
+      case "--clock":
+        guard let value = attached ?? remaining.popFirst() else {
+          throw UsageError("--clock needs a date, such as --clock \(exampleDate)")
+        }
+        guard let date = try? Date(value, strategy: .iso8601) else {
+          throw UsageError(
+            "'\(value)' is not a date: --clock takes ISO 8601, such as --clock \(exampleDate)")
+        }
+        options.clock = date
+      case _ where argument.hasPrefix("-") && argument != "-":
+        throw UsageError("unknown option '\(argument)'")
+      default:
+        guard featureName == nil else {
+          throw UsageError("unexpected argument '\(argument)': name one feature at most")
+        }
+        guard let feature = DemoApp.features.first(where: { $0.name == argument }) else {
+          throw UsageError(
+            "unknown feature '\(argument)'; features: "
+              + DemoApp.features.map { $0.name }.joined(separator: ", "))
+        }
+        featureName = argument
+        options.feature = feature
+      }
+    }
+    return options
+  }
+
+  private static let exampleDate = "2026-11-21T10:00:00Z"
+
+  /// Splits `--name=value` into its name and value.
+  private static func split(_ argument: String) -> (name: String, value: String?) {
+    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else {
+      return (argument, nil)
+    }
+    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  private static func expectNoValue(_ value: String?, for name: String) throws(UsageError) {
+    if let value {
+      throw UsageError("\(name) takes no value, got '\(value)'")
+    }
+  }
+
+  /// The synopsis line.
+  public static let usage = "USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]"
+
+  /// The text that `--help` prints.
+  public static var help: String {
+    let features = DemoApp.features
+    let width = max(features.map { $0.name.count }.max() ?? 0, 12)
+    let featureLines = features.map { feature in
+      "  " + feature.name + String(repeating: " ", count: width - feature.name.count + 2)
+        + feature.summary
+    }
+    return """
+      pomvvm-demo: the POMVVM sample app, rendered as text.
+
+      \(usage)
+
+      With standard input on a terminal, a full-screen terminal UI opens.
+      Otherwise (or with --script), standard input is a script: one command per
+      line, and the screen is printed after each. Type 'help' in a script for
+      the commands of the current screen.
+
+      FEATURES (default: \(features[0].name)):
+      \(featureLines.joined(separator: "\n"))
+
+      OPTIONS:
+        --script        read a script from standard input, even from a terminal
+        --quiet         in a script, print the screen only for 'render'
+        --clock DATE    fix the clock to an ISO 8601 date: --clock \(exampleDate)
+        -h, --help      show this help
+
+      EXIT STATUS:
+        0 success, 1 a script command failed, 2 bad arguments, 130 Ctrl-C
+
+      """
+  }
+}
+
+/// A bad command line: the program prints it with the usage and exits
+/// with status 2.
+public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What was wrong.
+  public var message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter message: What was wrong.
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  /// The message.
+  public var description: String { message }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Streams of their own on the standard descriptors: the C library's
+// `stdout` and `stderr` are global variables that strict concurrency
+// checking rejects. `exit(3)` flushes them like any other stream.
+nonisolated(unsafe) private let outputStream = fdopen(STDOUT_FILENO, "w")
+nonisolated(unsafe) private let errorStream = fdopen(STDERR_FILENO, "w")
+
+/// Standard output as a text stream.
+public struct StandardOutput: TextOutputStream {
+  /// Creates the stream.
+  public init() {}
+
+  /// Writes text to standard output (buffered).
+  ///
+  /// - Parameter string: The text.
+  public mutating func write(_ string: String) {
+    fputs(string, outputStream)
+  }
+}
+
+/// Standard error as a text stream.
+///
+/// It flushes standard output first, so that when both go to the same
+/// place (`2>&1`) an error line shows after the screens before it.
+public struct StandardError: TextOutputStream {
+  /// Creates the stream.
+  public init() {}
+
+  /// Writes text to standard error.
+  ///
+  /// - Parameter string: The text.
+  public mutating func write(_ string: String) {
+    fflush(outputStream)
+    fputs(string, errorStream)
+    fflush(errorStream)
+  }
+}
+
+/// The lines of standard input, read as they come, without their line
+/// feeds.
+public struct StandardInputLines: Sequence, IteratorProtocol {
+  /// Creates the sequence.
+  public init() {}
+
+  /// The next line, or `nil` at the end of the input.
+  ///
+  /// - Returns: The line.
+  public mutating func next() -> String? {
+    readLine(strippingNewline: true)
+  }
+}

@@ -1,0 +1,76 @@
+import MasterDetail
+
+extension MasterDetailFeature {
+  /// Performs a command of the list or the detail screen.
+  ///
+  /// List: `add [TEXT]`, `toggle N`, `open N`, `delete N`, rows numbered
+  /// from 1 as displayed. Detail: `on`, `off`, `toggle`, `text TEXT`,
+  /// `delete` (then back to the list), `back`.
+  ///
+  /// - Parameter command: A command the current screen lists.
+  /// - Throws: ``ScriptError`` for a missing, extra or bad argument.
+  public func perform(_ command: ScriptCommand) throws(ScriptError) {
+    switch screen {
+    case .list: try performOnList(command)
+    case .detail: try performOnDetail(command)
+    }
+  }
+
+  private func performOnList(_ command: ScriptCommand) throws(ScriptError) {
+    switch command.word {
+    case "add":
+      // A line that ends right after `add` (or its space) uses the date.
+      let text = command.argument.flatMap { $0.isEmpty ? nil : $0 }
+      master.insertNowDate(text: text)
+    case "toggle":
+      let row = try command.rowNumber(usage: "toggle N", rowCount: rowCount)
+      list.rows[row - 1].tapSwitch()
+    case "open":
+      let row = try command.rowNumber(usage: "open N", rowCount: rowCount)
+      open(row: row - 1)
+    case "delete":
+      let row = try command.rowNumber(usage: "delete N", rowCount: rowCount)
+      master.delete(at: row - 1)
+    default:
+      throw .unknownCommand(command.word, on: currentScreen)
+    }
+  }
+
+  private func performOnDetail(_ command: ScriptCommand) throws(ScriptError) {
+    guard let viewModel = detail.viewModel else {
+      throw ScriptError("no item is open; use: back")
+    }
+    switch command.word {
+    case "on":
+      try command.expectNoArgument()
+      try refuseIfDeleted(viewModel.openSwitch())
+    case "off":
+      try command.expectNoArgument()
+      try refuseIfDeleted(viewModel.closeSwitch())
+    case "toggle":
+      try command.expectNoArgument()
+      try refuseIfDeleted(!viewModel.isDetached)
+      detail.tapSwitch()
+    case "text":
+      let text = try command.requiredArgument("the new text", usage: "text TEXT")
+      try refuseIfDeleted(!viewModel.isDetached)
+      detail.edit(text: text)
+    case "delete":
+      try command.expectNoArgument()
+      try refuseIfDeleted(!viewModel.isDetached)
+      detail.tapDelete()
+      back()
+    case "back":
+      try command.expectNoArgument()
+      back()
+    default:
+      throw .unknownCommand(command.word, on: currentScreen)
+    }
+  }
+
+  private func refuseIfDeleted(_ isAccepted: Bool) throws(ScriptError) {
+    guard isAccepted else {
+      throw ScriptError("the item was deleted and takes no more edits; use: back")
+    }
+  }
+}

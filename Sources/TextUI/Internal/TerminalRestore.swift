@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// What the signal handlers need to restore the terminal, kept where a
+// signal handler may read it: plain globals written only while no handler of
+// ours is installed, and a buffer allocated up front (a handler must not
+// allocate, lock or call into the Swift runtime).
+
+nonisolated(unsafe) private var restoreInput: Int32 = -1
+nonisolated(unsafe) private var restoreOutput: Int32 = -1
+nonisolated(unsafe) private var restoreAttributes = termios()
+nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
+  let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: signalLimit)
+  actions.initialize(repeating: sigaction(), count: signalLimit)
+  return actions
+}()
+nonisolated(unsafe) private let installedActions: UnsafeMutablePointer<Bool> = {
+  let installed = UnsafeMutablePointer<Bool>.allocate(capacity: signalLimit)
+  installed.initialize(repeating: false, count: signalLimit)
+  return installed
+}()
+
+/// A pipe that the `SIGWINCH` handler writes a byte to, so that a reader
+/// waiting in `poll(2)` wakes up whichever thread the signal interrupted.
+nonisolated(unsafe) private var resizePipeReader: Int32 = -1
+nonisolated(unsafe) private var resizePipeWriter: Int32 = -1
+
+/// One more than the highest signal number handled.
+private let signalLimit = 65
+
+/// Signals that end the program: the terminal is restored before the
+/// previous disposition (usually: terminate, or the Swift runtime's crash
+/// report) takes over.
+private let restoredSignals: [Int32] = [
+  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE,
+]
+
+private let restoreSequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+/// Restores the saved terminal settings and leaves the alternate screen.
+///
+/// Async-signal-safe: only `write(2)` and `tcsetattr(3)`.
+private func restoreTerminalNow() {
+  guard restoreInput >= 0 else { return }
+  _ = write(restoreOutput, restoreSequence.utf8Start, restoreSequence.utf8CodeUnitCount)
+  _ = tcsetattr(restoreInput, TCSADRAIN, &restoreAttributes)
+}
+
+/// Restores the terminal, puts the previous handler back and hands it the
+/// signal.
+///
+/// A signal that ends the program is raised again. A fault (SIGILL, SIGSEGV,
+/// …) is not: returning runs the faulting instruction again, which raises
+/// the signal for the previous handler with the fault's own details, so the
+/// Swift runtime's crash report shows where the fault was, not this handler.
+private let restoreAndResignal:
+  @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+    signal, info, _ in
+    restoreTerminalNow()
+    // Hand the signal to whoever had it before.
+    _ = sigaction(signal, previousActions + Int(signal), nil)
+    // No array lookups here: a signal handler must not call into the Swift
+    // runtime.
+    let isFault =
+      signal == SIGILL || signal == SIGTRAP || signal == SIGSEGV || signal == SIGBUS
+      || signal == SIGFPE
+    // A fault sent by kill(2) (si_code <= 0) has no instruction to repeat.
+    if !isFault || (info?.pointee.si_code ?? 0) <= 0 {
+      _ = raise(signal)
+    }
+  }
+
+private let noteResize: @convention(c) (Int32) -> Void = { _ in
+  var byte: UInt8 = 1
+  _ = write(resizePipeWriter, &byte, 1)
+}
+
+/// The descriptor that becomes readable when the window was resized, or -1
+/// before the first ``_armTerminalRestore(input:output:attributes:)``.
+var _resizeNotifications: Int32 { resizePipeReader }
+
+/// Reads every pending resize notification.
+func _drainResizeNotifications() {
+  var buffer = [UInt8](repeating: 0, count: 64)
+  while buffer.withUnsafeMutableBytes({ read(resizePipeReader, $0.baseAddress, $0.count) }) > 0 {}
+}
+
+private func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32) {
+  var action = sigaction()
+  #if canImport(Darwin)
+  action.__sigaction_u.__sa_handler = handler
+  #else
+  action.__sigaction_handler.sa_handler = handler
+  #endif
+  install(&action, flags: 0, for: signal)
+}
+
+private func install(
+  _ handler:
+    @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?)
+    -> Void,
+  for signal: Int32
+) {
+  var action = sigaction()
+  #if canImport(Darwin)
+  action.__sigaction_u.__sa_sigaction = handler
+  #else
+  action.__sigaction_handler.sa_sigaction = handler
+  #endif
+  install(&action, flags: SA_SIGINFO, for: signal)
+}
+
+private func install(_ action: inout sigaction, flags: Int32, for signal: Int32) {
+  sigemptyset(&action.sa_mask)
+  action.sa_flags = flags
+  installedActions[Int(signal)] = sigaction(signal, &action, previousActions + Int(signal)) == 0
+}
+
+/// Whether a signal is ignored now (a program started in the background
+/// ignores `SIGINT`): it stays ignored.
+private func isIgnored(_ signal: Int32) -> Bool {
+  var current = sigaction()
+  guard sigaction(signal, nil, &current) == 0 else { return false }
+  #if canImport(Darwin)
+  let handler = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
+  #else
+  let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+  #endif
+  return handler == 1  // SIG_IGN
+}
+
+/// Installs the handlers that restore the terminal on a fatal signal, and
+/// the handler that notes a resize.
+///
+/// - Parameters:
+///   - input: The terminal's input descriptor, whose settings are restored.
+///   - output: Where the sequences that leave full-screen mode are written.
+///   - attributes: The settings to restore.
+func _armTerminalRestore(input: Int32, output: Int32, attributes: termios) {
+  _disarmTerminalRestore()
+  restoreInput = input
+  restoreOutput = output
+  restoreAttributes = attributes
+  if resizePipeReader < 0 {
+    var descriptors: [Int32] = [-1, -1]
+    if pipe(&descriptors) == 0 {
+      for descriptor in descriptors {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+      }
+      resizePipeReader = descriptors[0]
+      resizePipeWriter = descriptors[1]
+    }
+  }
+  _drainResizeNotifications()
+  for signal in restoredSignals where !isIgnored(signal) {
+    install(restoreAndResignal, for: signal)
+  }
+  install(noteResize, for: SIGWINCH)
+}
+
+/// Puts the previous signal handlers back and forgets the terminal.
+func _disarmTerminalRestore() {
+  for signal in restoredSignals + [SIGWINCH] where installedActions[Int(signal)] {
+    _ = sigaction(signal, previousActions + Int(signal), nil)
+    installedActions[Int(signal)] = false
+  }
+  restoreInput = -1
+  restoreOutput = -1
+}

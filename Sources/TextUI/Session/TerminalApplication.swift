@@ -1,0 +1,27 @@
+/// A full-screen application, which draws its state and reacts to keys.
+///
+/// It describes each screen as a ``Frame``; ``FullScreenSession`` runs it on
+/// a terminal.
+@MainActor
+public protocol TerminalApplication: AnyObject {
+  /// The screen as it should look now.
+  ///
+  /// - Parameter size: The terminal's size.
+  /// - Returns: The frame to show.
+  func frame(size: TerminalSize) -> Frame
+
+  /// Reacts to a key.
+  ///
+  /// - Parameter key: The key the user pressed. ``Key/interrupt`` (Ctrl-C)
+  ///   never arrives here: the session ends on it.
+  /// - Returns: Whether the application goes on or quits.
+  func handle(_ key: Key) -> KeyResponse
+}
+
+/// What an application wants after a key.
+public enum KeyResponse: Hashable, Sendable {
+  /// Keep running.
+  case `continue`
+  /// End the session.
+  case quit
+}

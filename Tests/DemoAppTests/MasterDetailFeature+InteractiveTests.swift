@@ -1,0 +1,181 @@
+import DemoApp
+import Foundation
+import Testing
+import TextUI
+
+/// Master-Detail's screens and keys, driven directly (the app tests drive
+/// them through a terminal).
+@MainActor
+@Suite("Master-Detail in interactive mode")
+struct MasterDetailInteractiveTests {
+  private let feature = MasterDetailFeature(
+    environment: FeatureEnvironment(now: { Date(timeIntervalSince1970: 1_795_255_200) }))
+
+  /// The body as text, with each line's style after a `|` when it has one.
+  private func body(width: Int = 40, height: Int = 6) -> String {
+    let frame = feature.body(size: TerminalSize(width: width, height: height))
+    var lines = frame.lines.map { line in
+      line.style.isEmpty ? line.text : "\(line.text) |\(Self.name(of: line.style))"
+    }
+    if let cursor = frame.cursor {
+      lines.append("cursor at \(cursor.row),\(cursor.column)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func name(of style: LineStyle) -> String {
+    [
+      (LineStyle.bold, "bold"), (.dim, "dim"), (.underline, "underline"), (.reverse, "reverse"),
+      (.accent, "accent"),
+    ]
+    .filter { style.contains($0.0) }.map(\.1).joined(separator: ",")
+  }
+
+  private func press(_ keys: Key...) {
+    for key in keys {
+      #expect(feature.handle(key) == .continue)
+    }
+  }
+
+  private func add(_ texts: String...) throws {
+    for text in texts {
+      try feature.perform(ScriptCommand(word: "add", argument: text))
+    }
+  }
+
+  @Test func anEmptyListSaysHowToAddAnItem() {
+    #expect(
+      body() == """
+        Items (open switches: 0) |bold
+          No items yet: press a to add one. |dim
+        """)
+    press(.enter, .character(" "), .character("d"), .down, .up)
+    #expect(feature.currentScreen.name == "list")
+    #expect(feature.lines == ["Items (open switches: 0)"])
+  }
+
+  @Test func theSelectedRowIsMarkedAndMovesWithArrowsAndVimKeys() throws {
+    try add("c", "b", "a")
+    #expect(
+      body() == """
+        Items (open switches: 0) |bold
+        > 1. [ ] a |reverse,accent
+          2. [ ] b |accent
+          3. [ ] c |accent
+        """)
+    var selections: [String] = []
+    for key in [Key.down, .character("j"), .down, .up, .character("k"), .up, .end, .home] {
+      press(key)
+      selections.append(
+        body().split(separator: "\n").first { $0.hasPrefix(">") }.map(String.init) ?? "none")
+    }
+    #expect(
+      selections == [
+        "> 2. [ ] b |reverse,accent", "> 3. [ ] c |reverse,accent", "> 3. [ ] c |reverse,accent",
+        "> 2. [ ] b |reverse,accent", "> 1. [ ] a |reverse,accent", "> 1. [ ] a |reverse,accent",
+        "> 3. [ ] c |reverse,accent", "> 1. [ ] a |reverse,accent",
+      ])
+  }
+
+  @Test func aLongListScrollsToKeepTheSelectionInView() throws {
+    for index in 1...20 {
+      try add("item \(index)")
+    }
+    // A page is as many rows as the last frame showed.
+    _ = body(height: 4)
+    press(.pageDown)
+    #expect(
+      body(height: 4) == """
+        Items (open switches: 0) |bold
+          2. [ ] item 19 |accent
+          3. [ ] item 18 |accent
+        > 4. [ ] item 17 |reverse,accent
+        """)
+    press(.end)
+    #expect(
+      body(height: 4) == """
+        Items (open switches: 0) |bold
+          18. [ ] item 3 |accent
+          19. [ ] item 2 |accent
+        > 20. [ ] item 1 |reverse,accent
+        """)
+    press(.pageUp, .up)
+    #expect(
+      body(height: 4) == """
+        Items (open switches: 0) |bold
+        > 16. [ ] item 5 |reverse,accent
+          17. [ ] item 4 |accent
+          18. [ ] item 3 |accent
+        """)
+  }
+
+  @Test func spaceTogglesAddAddsAtTheTopAndDeleteDeletesTheSelection() throws {
+    try add("first")
+    press(.character(" "), .character("a"), .down, .character("d"))
+    #expect(
+      body() == """
+        Items (open switches: 0) |bold
+        > 1. [ ] 2026-11-21 10:00:00 +0000 |reverse,accent
+        """)
+  }
+
+  @Test func theDetailTogglesEditsDeletesAndGoesBack() throws {
+    try add("second", "first")
+    press(.enter)
+    #expect(
+      body() == """
+        Detail |bold
+          Date:   2026-11-21 10:00:00 +0000
+          Text:   first |bold
+          Switch: [ ]
+        """)
+    #expect(feature.keyHelp == "space toggle  e edit text  d delete  esc/b back  q quit")
+    press(.character(" "), .character("e"), .backspace, .backspace, .character("漢"))
+    #expect(
+      body() == """
+        Detail |bold
+          Date:   2026-11-21 10:00:00 +0000
+          Text:   fir漢 |underline
+          Switch: [x]
+        cursor at 2,15
+        """)
+    #expect(feature.keyHelp == "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear")
+    #expect(feature.handle(.character("q")) == .continue, "q is text while editing")
+    press(.escape)
+    #expect(feature.lines[2] == "  Text:   first", "escape cancels the edit")
+    press(.character("e"), .control("u"), .character("1"), .enter)
+    #expect(feature.lines[2] == "  Text:   1")
+    press(.character("b"))
+    #expect(
+      body() == """
+        Items (open switches: 1) |bold
+        > 1. [x] 1 |reverse,accent
+          2. [ ] second |accent
+        """)
+    press(.down, .enter, .character("d"))
+    #expect(
+      body() == """
+        Items (open switches: 1) |bold
+        > 1. [x] 1 |reverse,accent
+        """)
+    press(.enter, .left)
+    #expect(feature.currentScreen.name == "list", "the left arrow goes back too")
+    #expect(feature.handle(.character("q")) == .quit)
+  }
+
+  @Test func theEditorScrollsALongTextAroundTheCursor() throws {
+    try add(String(repeating: "abcdefghij", count: 10))
+    press(.enter, .character("e"))
+    #expect(
+      body(width: 30) == """
+        Detail |bold
+          Date:   2026-11-21 10:00:00 +0000
+          Text:   …cdefghijabcdefghij |underline
+          Switch: [ ]
+        cursor at 2,29
+        """)
+    press(.home)
+    #expect(
+      body(width: 30).split(separator: "\n")[2] == "  Text:   abcdefghijabcdefghi… |underline")
+  }
+}

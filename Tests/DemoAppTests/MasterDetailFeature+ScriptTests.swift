@@ -1,0 +1,396 @@
+import DemoApp
+import Testing
+
+/// Script-mode flows of Master-Detail, each compared whole: the exit
+/// status, everything printed to standard output and to standard error.
+@MainActor
+@Suite("Master-Detail in script mode")
+struct MasterDetailScriptTests {
+  @Test func addInsertsAtTheTopAndToggleSwitchesARow() {
+    #expect(
+      runScript(
+        """
+        add first
+        add second
+        toggle 2
+        """)
+        == Transcript(
+          status: 0,
+          output: """
+            Items (open switches: 0)
+              1. [ ] first
+
+            Items (open switches: 0)
+              1. [ ] second
+              2. [ ] first
+
+            Items (open switches: 1)
+              1. [ ] second
+              2. [x] first
+
+            """))
+  }
+
+  @Test func addWithoutTextUsesTheClocksDateAndKeepsTextExactly() {
+    // Spelled with \n: the trailing spaces are part of the test.
+    #expect(
+      runScript("add\nadd  two  spaces \nadd \n")
+        == Transcript(
+          status: 0,
+          output: "Items (open switches: 0)\n"
+            + "  1. [ ] 2026-11-21 10:00:00 +0000\n"
+            + "\n"
+            + "Items (open switches: 0)\n"
+            + "  1. [ ]  two  spaces \n"
+            + "  2. [ ] 2026-11-21 10:00:00 +0000\n"
+            + "\n"
+            + "Items (open switches: 0)\n"
+            + "  1. [ ] 2026-11-21 10:00:00 +0000\n"
+            + "  2. [ ]  two  spaces \n"
+            + "  3. [ ] 2026-11-21 10:00:00 +0000\n"))
+  }
+
+  @Test func openToggleEditAndBack() {
+    #expect(
+      runScript(
+        """
+        add first
+        add second
+        open 2
+        toggle
+        on
+        off
+        text first, edited
+        on
+        back
+        """)
+        == Transcript(
+          status: 0,
+          output: """
+            Items (open switches: 0)
+              1. [ ] first
+
+            Items (open switches: 0)
+              1. [ ] second
+              2. [ ] first
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first
+              Switch: [ ]
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first
+              Switch: [x]
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first
+              Switch: [x]
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first
+              Switch: [ ]
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first, edited
+              Switch: [ ]
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first, edited
+              Switch: [x]
+
+            Items (open switches: 1)
+              1. [ ] second
+              2. [x] first, edited
+
+            """))
+  }
+
+  @Test func deleteOnTheDetailDeletesTheItemAndGoesBack() {
+    #expect(
+      runScript(
+        """
+        add first
+        add second
+        toggle 1
+        open 1
+        delete
+        open 1
+        """)
+        == Transcript(
+          status: 0,
+          output: """
+            Items (open switches: 0)
+              1. [ ] first
+
+            Items (open switches: 0)
+              1. [ ] second
+              2. [ ] first
+
+            Items (open switches: 1)
+              1. [x] second
+              2. [ ] first
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   second
+              Switch: [x]
+
+            Items (open switches: 0)
+              1. [ ] first
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first
+              Switch: [ ]
+
+            """))
+  }
+
+  @Test func deleteOnTheListDeletesARowAndAnEmptyListShowsItsHeaderAlone() {
+    #expect(
+      runScript(
+        """
+        add first
+        add second
+        toggle 2
+        delete 2
+        delete 1
+        """)
+        == Transcript(
+          status: 0,
+          output: """
+            Items (open switches: 0)
+              1. [ ] first
+
+            Items (open switches: 0)
+              1. [ ] second
+              2. [ ] first
+
+            Items (open switches: 1)
+              1. [ ] second
+              2. [x] first
+
+            Items (open switches: 0)
+              1. [ ] second
+
+            Items (open switches: 0)
+
+            """))
+  }
+
+  @Test func badCommandsOnTheListSayWhatIsAcceptedAndChangeNothing() {
+    #expect(
+      runScript(
+        """
+        frob
+        toggle 1
+        open
+        add first
+        toggle
+        toggle x
+        toggle 1 2
+        toggle 2
+        open 0
+        delete -1
+        on
+        text hello
+        back
+        Add second
+        render now
+        """)
+        == Transcript(
+          status: 1,
+          output: """
+            Items (open switches: 0)
+              1. [ ] first
+
+            """,
+          error: """
+            error: unknown command 'frob'; on the list screen use: add [TEXT], toggle N, open N, delete N, render, help, quit
+            error: row 1 is out of range: the list is empty
+            error: open needs a row number: open N (the list is empty)
+            error: toggle needs a row number: toggle N (1-1)
+            error: 'x' is not a row number: toggle N (1-1)
+            error: '1 2' is not a row number: toggle N (1-1)
+            error: row 2 is out of range: rows 1-1
+            error: row 0 is out of range: rows 1-1
+            error: row -1 is out of range: rows 1-1
+            error: 'on' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, render, help, quit
+            error: 'text' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, render, help, quit
+            error: 'back' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, render, help, quit
+            error: unknown command 'Add'; on the list screen use: add [TEXT], toggle N, open N, delete N, render, help, quit
+            error: render takes no argument, got 'now': use 'render' alone
+
+            """))
+  }
+
+  @Test func badCommandsOnTheDetailSayWhatIsAcceptedAndChangeNothing() {
+    #expect(
+      runScript(
+        """
+        add first
+        open 1
+        add second
+        toggle 1
+        open 1
+        delete 1
+        on now
+        text
+        back please
+        frob
+        help me
+        render
+        """, arguments: fixedClock + ["--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   first
+              Switch: [ ]
+
+            """,
+          error: """
+            error: 'add' is a list command; on the detail screen use: on, off, toggle, text TEXT, delete, back, render, help, quit
+            error: toggle takes no argument, got '1': use 'toggle' alone
+            error: 'open' is a list command; on the detail screen use: on, off, toggle, text TEXT, delete, back, render, help, quit
+            error: delete takes no argument, got '1': use 'delete' alone
+            error: on takes no argument, got 'now': use 'on' alone
+            error: text needs the new text: text TEXT
+            error: back takes no argument, got 'please': use 'back' alone
+            error: unknown command 'frob'; on the detail screen use: on, off, toggle, text TEXT, delete, back, render, help, quit
+            error: help takes no argument, got 'me': use 'help' alone
+
+            """))
+  }
+
+  @Test func helpListsTheCommandsOfTheScreenShowing() {
+    #expect(
+      runScript(
+        """
+        help
+        add first
+        open 1
+        help
+        """, arguments: fixedClock + ["--quiet"])
+        == Transcript(
+          status: 0,
+          output: """
+            Commands on the list screen:
+              add [TEXT]  insert an item at the top; TEXT defaults to the clock's date
+              toggle N    turn the switch of row N on or off
+              open N      show row N on the detail screen
+              delete N    delete row N
+              render      print the screen
+              help        print the commands of this screen
+              quit        end the script
+
+            Commands on the detail screen:
+              on         turn the switch on
+              off        turn the switch off
+              toggle     turn the switch on or off
+              text TEXT  set the text to everything after the first space
+              delete     delete the item and go back to the list
+              back       go back to the list
+              render     print the screen
+              help       print the commands of this screen
+              quit       end the script
+
+            """))
+  }
+
+  @Test func unicodeTextsAreKeptExactly() {
+    #expect(
+      runScript(
+        """
+        add 漢字かな 한국어
+        add 👍🏽 emoji 🇯🇵 👨‍👩‍👧
+        add e\u{301}te\u{301} nai\u{308}ve
+        open 3
+        text 日本語 ☀️ café
+        back
+        toggle 1
+        """)
+        == Transcript(
+          status: 0,
+          output: """
+            Items (open switches: 0)
+              1. [ ] 漢字かな 한국어
+
+            Items (open switches: 0)
+              1. [ ] 👍🏽 emoji 🇯🇵 👨‍👩‍👧
+              2. [ ] 漢字かな 한국어
+
+            Items (open switches: 0)
+              1. [ ] e\u{301}te\u{301} nai\u{308}ve
+              2. [ ] 👍🏽 emoji 🇯🇵 👨‍👩‍👧
+              3. [ ] 漢字かな 한국어
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   漢字かな 한국어
+              Switch: [ ]
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   日本語 ☀️ café
+              Switch: [ ]
+
+            Items (open switches: 0)
+              1. [ ] e\u{301}te\u{301} nai\u{308}ve
+              2. [ ] 👍🏽 emoji 🇯🇵 👨‍👩‍👧
+              3. [ ] 日本語 ☀️ café
+
+            Items (open switches: 1)
+              1. [x] e\u{301}te\u{301} nai\u{308}ve
+              2. [ ] 👍🏽 emoji 🇯🇵 👨‍👩‍👧
+              3. [ ] 日本語 ☀️ café
+
+            """))
+  }
+
+  @Test func aTenThousandCharacterTextIsPrintedWhole() {
+    let long = String(repeating: "0123456789", count: 999) + "漢字かな👍🏽🇯🇵e\u{301}ok!"
+    #expect(long.count == 10_000)
+    #expect(
+      runScript(
+        """
+        add \(long)
+        open 1
+        """)
+        == Transcript(
+          status: 0,
+          output: """
+            Items (open switches: 0)
+              1. [ ] \(long)
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   \(long)
+              Switch: [ ]
+
+            """))
+  }
+
+  @Test func tenThousandItemsAddedQuietlyRenderOnceAndQuickly() {
+    let count = 10_000
+    let script = (1...count).map { "add item \($0)" }.joined(separator: "\n") + "\nrender\n"
+    let clock = ContinuousClock()
+    var transcript = Transcript(status: -1, output: "")
+    let elapsed = clock.measure {
+      transcript = runScript(script, arguments: fixedClock + ["--quiet"])
+    }
+    let expected =
+      "Items (open switches: 0)\n"
+      + (1...count).map { "  \($0). [ ] item \(count + 1 - $0)\n" }.joined()
+    #expect(transcript == Transcript(status: 0, output: expected))
+    // About 1 s in a debug build, most of it creating and binding the rows.
+    #expect(elapsed < .seconds(10), "10,000 quiet adds and a render took \(elapsed)")
+  }
+}

@@ -1,0 +1,22 @@
+import DemoApp
+import Testing
+
+@Suite("Script errors")
+struct ScriptErrorTests {
+  private let list = ScriptScreen(
+    name: "list", commands: [CommandHelp("add [TEXT]", "add"), CommandHelp("toggle N", "toggle")])
+  private let detail = ScriptScreen(name: "detail", commands: [CommandHelp("on", "on")])
+
+  @Test func anUnknownCommandListsTheCommandsOfTheScreen() {
+    #expect(
+      ScriptError.unknownCommand("frob", on: list).description
+        == "unknown command 'frob'; on the list screen use: add [TEXT], toggle N, render, help, quit"
+    )
+  }
+
+  @Test func aMisplacedCommandNamesItsScreenAndListsTheCommandsOfThisOne() {
+    #expect(
+      ScriptError.misplacedCommand("add", belongingTo: list, on: detail).description
+        == "'add' is a list command; on the detail screen use: on, render, help, quit")
+  }
+}

@@ -1,0 +1,129 @@
+import Testing
+import TextUI
+
+/// What happened, in order: the terminal's calls and the keys the
+/// application received.
+@MainActor
+private final class Log {
+  var entries: [String] = []
+}
+
+/// A terminal that replays scripted reads and logs every call.
+@MainActor
+private final class ScriptedTerminal: TerminalDevice {
+  let log: Log
+  var reads: [TerminalInput]
+  var writes: [String] = []
+  var screenSize = TerminalSize(width: 20, height: 3)
+  var failsWrites = false
+
+  init(log: Log, reads: [TerminalInput]) {
+    self.log = log
+    self.reads = reads
+  }
+
+  func enterFullScreen() { log.entries.append("enter") }
+  func leaveFullScreen() { log.entries.append("leave") }
+  func size() -> TerminalSize { screenSize }
+
+  func read(timeout: Duration?) -> TerminalInput {
+    log.entries.append(timeout.map { "read, waiting \($0)" } ?? "read")
+    return reads.isEmpty ? .endOfInput : reads.removeFirst()
+  }
+
+  func write(_ text: String) throws(TerminalError) {
+    if failsWrites { throw TerminalError("the terminal went away") }
+    writes.append(text)
+    log.entries.append(text.contains("\u{1B}[2J") ? "draw all" : "draw changes")
+  }
+}
+
+/// An application that shows how many keys it received and quits on `q`.
+@MainActor
+private final class KeyCounter: TerminalApplication {
+  let log: Log
+  var count = 0
+
+  init(log: Log) { self.log = log }
+
+  func frame(size: TerminalSize) -> Frame {
+    Frame(lines: [Frame.Line("keys: \(count)")])
+  }
+
+  func handle(_ key: Key) -> KeyResponse {
+    log.entries.append("key \(key)")
+    count += 1
+    return key == .character("q") ? .quit : .continue
+  }
+}
+
+@MainActor
+@Suite("Full-screen session")
+struct FullScreenSessionTests {
+  private func run(_ reads: [TerminalInput]) throws -> (end: SessionEnd, log: [String]) {
+    let log = Log()
+    let terminal = ScriptedTerminal(log: log, reads: reads)
+    let end = try FullScreenSession(device: terminal).run(KeyCounter(log: log))
+    return (end, log.entries)
+  }
+
+  private static func bytes(_ text: String) -> TerminalInput {
+    .bytes(Array(text.utf8))
+  }
+
+  @Test func handsEveryKeyOfAReadToTheAppThenDrawsOnce() throws {
+    let (end, log) = try run([Self.bytes("ab"), Self.bytes("q")])
+    #expect(end == .quit)
+    #expect(
+      log == [
+        "enter", "draw all", "read", "key character(\"a\")", "key character(\"b\")",
+        "draw changes", "read", "key character(\"q\")", "leave",
+      ])
+  }
+
+  @Test func waitsBrieflyForTheRestOfAnEscapeSequence() throws {
+    let (_, log) = try run([Self.bytes("\u{1B}"), Self.bytes("[A"), Self.bytes("q")])
+    #expect(
+      log == [
+        "enter", "draw all", "read", "read, waiting 0.05 seconds", "key up", "draw changes", "read",
+        "key character(\"q\")", "leave",
+      ])
+  }
+
+  @Test func aLoneEscapeIsTheEscapeKeyAfterTheTimeout() throws {
+    let (_, log) = try run([Self.bytes("\u{1B}"), .timedOut, Self.bytes("q")])
+    #expect(
+      log == [
+        "enter", "draw all", "read", "read, waiting 0.05 seconds", "key escape", "draw changes",
+        "read", "key character(\"q\")", "leave",
+      ])
+  }
+
+  @Test func ctrlCEndsTheSessionAndRestoresTheTerminal() throws {
+    let (end, log) = try run([Self.bytes("a\u{03}b")])
+    #expect(end == .interrupted)
+    #expect(log == ["enter", "draw all", "read", "key character(\"a\")", "leave"])
+  }
+
+  @Test func theEndOfInputEndsTheSession() throws {
+    let (end, log) = try run([])
+    #expect(end == .endOfInput)
+    #expect(log == ["enter", "draw all", "read", "leave"])
+  }
+
+  @Test func aResizeDrawsTheWholeScreenAgain() throws {
+    let (_, log) = try run([.resized, Self.bytes("q")])
+    #expect(
+      log == ["enter", "draw all", "read", "draw all", "read", "key character(\"q\")", "leave"])
+  }
+
+  @Test func anErrorRestoresTheTerminalBeforeItIsThrown() {
+    let log = Log()
+    let terminal = ScriptedTerminal(log: log, reads: [Self.bytes("q")])
+    terminal.failsWrites = true
+    #expect(throws: TerminalError("the terminal went away")) {
+      try FullScreenSession(device: terminal).run(KeyCounter(log: log))
+    }
+    #expect(log.entries == ["enter", "leave"])
+  }
+}
