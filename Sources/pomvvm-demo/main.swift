@@ -1,4 +1,4 @@
 import DemoApp
 
 // The app lives in the DemoApp library, shared with its tests.
-DemoApp.main()
+await DemoApp.main()

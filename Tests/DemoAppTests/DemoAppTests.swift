@@ -18,15 +18,15 @@ private let date = "2026-11-21 10:00:00 +0000"
 @MainActor
 @Suite("The app")
 struct DemoAppTests {
-  @Test func helpGoesToStandardOutput() {
+  @Test func helpGoesToStandardOutput() async {
     #expect(
-      runScript("", arguments: ["--help"])
+      await runScript("", arguments: ["--help"])
         == Transcript(
           status: 0,
           output: """
             pomvvm-demo: the POMVVM sample app, rendered as text.
 
-            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]
 
             With standard input on a terminal, a full-screen terminal UI opens.
             Otherwise (or with --script), standard input is a script: one command per
@@ -40,6 +40,8 @@ struct DemoAppTests {
               --script        read a script from standard input, even from a terminal
               --quiet         in a script, print the screen only for 'render'
               --clock DATE    fix the clock to an ISO 8601 date: --clock 2026-11-21T10:00:00Z
+              --store FILE    keep the to-do list in FILE (JSON), saved after every change
+              --latency MS    make every request of the movie catalog take MS milliseconds
               -h, --help      show this help
 
             EXIT STATUS:
@@ -48,40 +50,40 @@ struct DemoAppTests {
             """))
   }
 
-  @Test func badArgumentsExitWithStatus2AndTheUsage() {
+  @Test func badArgumentsExitWithStatus2AndTheUsage() async {
     #expect(
-      runScript("add first", arguments: ["--frob"])
+      await runScript("add first", arguments: ["--frob"])
         == Transcript(
           status: 2, output: "",
           error: """
             error: unknown option '--frob'
-            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]
               See 'pomvvm-demo --help' for more information.
 
             """))
     #expect(
-      runScript("add first", arguments: ["--clock", "2026-13-45T99:00:00Z"])
+      await runScript("add first", arguments: ["--clock", "2026-13-45T99:00:00Z"])
         == Transcript(
           status: 2, output: "",
           error: """
             error: '2026-13-45T99:00:00Z' is not a date: --clock takes ISO 8601, such as --clock 2026-11-21T10:00:00Z
-            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]
               See 'pomvvm-demo --help' for more information.
 
             """))
   }
 
-  @Test func theFeatureCanBeNamed() {
+  @Test func theFeatureCanBeNamed() async {
     #expect(
-      runScript("add first", arguments: ["master-detail"] + fixedClock)
+      await runScript("add first", arguments: ["master-detail"] + fixedClock)
         == Transcript(status: 0, output: "Items (open switches: 0)\n  1. [ ] first\n"))
   }
 
-  @Test func scriptModeRunsOnATerminalWhenAsked() {
+  @Test func scriptModeRunsOnATerminalWhenAsked() async {
     let terminal = VirtualTerminal(typing: ["q"])
     var output = ""
     var error = ""
-    let status = DemoApp.run(
+    let status = await DemoApp.run(
       arguments: ["--script"] + fixedClock, input: ["add first"], output: &output, error: &error,
       isTerminal: true, terminal: terminal)
     #expect(
@@ -90,8 +92,8 @@ struct DemoAppTests {
     #expect(terminal.screens.isEmpty, "the terminal was not used")
   }
 
-  @Test func interactiveModeShowsEveryStepAndRestoresTheTerminal() {
-    let (transcript, terminal) = runInteractive(typing: [
+  @Test func interactiveModeShowsEveryStepAndRestoresTheTerminal() async {
+    let (transcript, terminal) = await runInteractive(typing: [
       "a", "a", "j", " ", "\r", "e", "\u{15}", "café 漢字 👍", "\u{7F}", "ok", "\r", "\u{1B}", "j",
       "d", "q",
     ])
@@ -119,9 +121,9 @@ struct DemoAppTests {
       ])
   }
 
-  @Test func interactiveModeRedrawsOnlyTheRowsThatChanged() {
+  @Test func interactiveModeRedrawsOnlyTheRowsThatChanged() async {
     // With the clock fixed, every new item has the same text.
-    let (_, terminal) = runInteractive(typing: ["a", "a", "a", "j", " ", "k", "\r", " "])
+    let (_, terminal) = await runInteractive(typing: ["a", "a", "a", "j", " ", "k", "\r", " "])
     #expect(
       terminal.rowsWritten == [
         Array(0..<24),  // the first frame: the whole screen
@@ -136,17 +138,17 @@ struct DemoAppTests {
       ])
   }
 
-  @Test func theCursorShowsOnlyWhileEditingText() {
-    let (_, terminal) = runInteractive(typing: ["a", "\r", "e", "x", "\r", "q"])
+  @Test func theCursorShowsOnlyWhileEditingText() async {
+    let (_, terminal) = await runInteractive(typing: ["a", "\r", "e", "x", "\r", "q"])
     #expect(terminal.screens.count == 6)
     #expect(!terminal.isCursorVisible)
-    let (_, editing) = runInteractive(typing: ["a", "\r", "e", "\u{2}\u{2}"])
+    let (_, editing) = await runInteractive(typing: ["a", "\r", "e", "\u{2}\u{2}"])
     #expect(editing.isCursorVisible)
     #expect(editing.cursor == Position(row: 2, column: 33), "two characters before the end")
   }
 
-  @Test func longTextsAreCutToTheWidthByDisplayWidth() {
-    let (_, terminal) = runInteractive(
+  @Test func longTextsAreCutToTheWidthByDisplayWidth() async {
+    let (_, terminal) = await runInteractive(
       typing: ["a", "\r", "e", "\u{15}", String(repeating: "漢字👍 ", count: 3_000), "\r", "b"],
       size: TerminalSize(width: 40, height: 6))
     #expect(
@@ -160,15 +162,15 @@ struct DemoAppTests {
         """)
   }
 
-  @Test func ctrlCQuitsWithStatus130AndRestoresTheTerminal() {
-    let (transcript, terminal) = runInteractive(typing: ["a", "e\u{03}", "a"])
+  @Test func ctrlCQuitsWithStatus130AndRestoresTheTerminal() async {
+    let (transcript, terminal) = await runInteractive(typing: ["a", "e\u{03}", "a"])
     #expect(transcript == Transcript(status: 130, output: ""))
     #expect(terminal.wasRestored && !terminal.isFullScreen)
     #expect(terminal.screens.count == 2, "nothing after Ctrl-C was read")
   }
 
-  @Test func theEndOfInputQuitsAndRestoresTheTerminal() {
-    let (transcript, terminal) = runInteractive(typing: ["a"])
+  @Test func theEndOfInputQuitsAndRestoresTheTerminal() async {
+    let (transcript, terminal) = await runInteractive(typing: ["a"])
     #expect(transcript == Transcript(status: 0, output: ""))
     #expect(terminal.wasRestored)
   }

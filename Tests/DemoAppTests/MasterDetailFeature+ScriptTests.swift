@@ -6,9 +6,9 @@ import Testing
 @MainActor
 @Suite("Master-Detail in script mode")
 struct MasterDetailScriptTests {
-  @Test func addInsertsAtTheTopAndToggleSwitchesARow() {
+  @Test func addInsertsAtTheTopAndToggleSwitchesARow() async {
     #expect(
-      runScript(
+      await runScript(
         """
         add first
         add second
@@ -31,10 +31,10 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func addWithoutTextUsesTheClocksDateAndKeepsTextExactly() {
+  @Test func addWithoutTextUsesTheClocksDateAndKeepsTextExactly() async {
     // Spelled with \n: the trailing spaces are part of the test.
     #expect(
-      runScript("add\nadd  two  spaces \nadd \n")
+      await runScript("add\nadd  two  spaces \nadd \n")
         == Transcript(
           status: 0,
           output: "Items (open switches: 0)\n"
@@ -50,9 +50,9 @@ struct MasterDetailScriptTests {
             + "  3. [ ] 2026-11-21 10:00:00 +0000\n"))
   }
 
-  @Test func openToggleEditAndBack() {
+  @Test func openToggleEditAndBack() async {
     #expect(
-      runScript(
+      await runScript(
         """
         add first
         add second
@@ -111,9 +111,9 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func deleteOnTheDetailDeletesTheItemAndGoesBack() {
+  @Test func deleteOnTheDetailDeletesTheItemAndGoesBack() async {
     #expect(
-      runScript(
+      await runScript(
         """
         add first
         add second
@@ -152,9 +152,9 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func deleteOnTheListDeletesARowAndAnEmptyListShowsItsHeaderAlone() {
+  @Test func deleteOnTheListDeletesARowAndAnEmptyListShowsItsHeaderAlone() async {
     #expect(
-      runScript(
+      await runScript(
         """
         add first
         add second
@@ -184,9 +184,9 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func badCommandsOnTheListSayWhatIsAcceptedAndChangeNothing() {
+  @Test func badCommandsOnTheListSayWhatIsAcceptedAndChangeNothing() async {
     #expect(
-      runScript(
+      await runScript(
         """
         frob
         toggle 1
@@ -230,9 +230,9 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func badCommandsOnTheDetailSayWhatIsAcceptedAndChangeNothing() {
+  @Test func badCommandsOnTheDetailSayWhatIsAcceptedAndChangeNothing() async {
     #expect(
-      runScript(
+      await runScript(
         """
         add first
         open 1
@@ -270,9 +270,9 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func helpListsTheCommandsOfTheScreenShowing() {
+  @Test func helpListsTheCommandsOfTheScreenShowing() async {
     #expect(
-      runScript(
+      await runScript(
         """
         help
         add first
@@ -305,9 +305,9 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func unicodeTextsAreKeptExactly() {
+  @Test func unicodeTextsAreKeptExactly() async {
     #expect(
-      runScript(
+      await runScript(
         """
         add 漢字かな 한국어
         add 👍🏽 emoji 🇯🇵 👨‍👩‍👧
@@ -355,11 +355,11 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func aTenThousandCharacterTextIsPrintedWhole() {
+  @Test func aTenThousandCharacterTextIsPrintedWhole() async {
     let long = String(repeating: "0123456789", count: 999) + "漢字かな👍🏽🇯🇵e\u{301}ok!"
     #expect(long.count == 10_000)
     #expect(
-      runScript(
+      await runScript(
         """
         add \(long)
         open 1
@@ -378,13 +378,13 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func tenThousandItemsAddedQuietlyRenderOnceAndQuickly() {
+  @Test func tenThousandItemsAddedQuietlyRenderOnceAndQuickly() async {
     let count = 10_000
     let script = (1...count).map { "add item \($0)" }.joined(separator: "\n") + "\nrender\n"
     let clock = ContinuousClock()
     var transcript = Transcript(status: -1, output: "")
-    let elapsed = clock.measure {
-      transcript = runScript(script, arguments: fixedClock + ["--quiet"])
+    let elapsed = await clock.measure {
+      transcript = await runScript(script, arguments: fixedClock + ["--quiet"])
     }
     let expected =
       "Items (open switches: 0)\n"

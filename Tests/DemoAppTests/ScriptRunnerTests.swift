@@ -4,32 +4,32 @@ import Testing
 @MainActor
 @Suite("Script runner")
 struct ScriptRunnerTests {
-  private func run(_ script: String, isQuiet: Bool = false) -> Transcript {
+  private func run(_ script: String, isQuiet: Bool = false) async -> Transcript {
     var output = ""
     var error = ""
-    let status = ScriptRunner(isQuiet: isQuiet).run(
+    let status = await ScriptRunner(isQuiet: isQuiet).run(
       Counter(environment: FeatureEnvironment()),
       lines: script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
       output: &output, error: &error)
     return Transcript(status: status, output: output, error: error)
   }
 
-  @Test func printsTheScreenAfterEveryCommandWithABlankLineBetween() {
+  @Test func printsTheScreenAfterEveryCommandWithABlankLineBetween() async {
     #expect(
-      run("up\nup 2\nsettings\ndone\n")
+      await run("up\nup 2\nsettings\ndone\n")
         == Transcript(
           status: 0, output: "Count: 1\n\nCount: 3\n\nSettings\n\nCount: 3\n"))
   }
 
-  @Test func skipsBlankLinesAndComments() {
+  @Test func skipsBlankLinesAndComments() async {
     #expect(
-      run("# setup\n\n   \nup\n  # indented comment\n\t\nup\n")
+      await run("# setup\n\n   \nup\n  # indented comment\n\t\nup\n")
         == Transcript(status: 0, output: "Count: 1\n\nCount: 2\n"))
   }
 
-  @Test func quietPrintsOnlyForRenderAndHelp() {
+  @Test func quietPrintsOnlyForRenderAndHelp() async {
     #expect(
-      run("up\nup\nrender\nup\nhelp\n", isQuiet: true)
+      await run("up\nup\nrender\nup\nhelp\n", isQuiet: true)
         == Transcript(
           status: 0,
           output: """
@@ -45,9 +45,9 @@ struct ScriptRunnerTests {
             """))
   }
 
-  @Test func aBadCommandPrintsOneErrorLineChangesNothingAndTheScriptGoesOn() {
+  @Test func aBadCommandPrintsOneErrorLineChangesNothingAndTheScriptGoesOn() async {
     #expect(
-      run("up x\ndone\nfrob\nup\n")
+      await run("up x\ndone\nfrob\nup\n")
         == Transcript(
           status: 1,
           output: "Count: 1\n",
@@ -59,11 +59,11 @@ struct ScriptRunnerTests {
             """))
   }
 
-  @Test func quitEndsTheScriptWithoutReadingFurther() {
+  @Test func quitEndsTheScriptWithoutReadingFurther() async {
     var output = ""
     var error = ""
     let lines = RecordingLines(lines: ["up", "quit", "up", "up"])
-    let status = ScriptRunner().run(
+    let status = await ScriptRunner().run(
       Counter(environment: FeatureEnvironment()), lines: lines, output: &output, error: &error)
     #expect(
       Transcript(status: status, output: output, error: error)
@@ -71,22 +71,22 @@ struct ScriptRunnerTests {
     #expect(lines.progress.linesRead == 2)
   }
 
-  @Test func theStatusRemembersAFailureBeforeQuit() {
+  @Test func theStatusRemembersAFailureBeforeQuit() async {
     #expect(
-      run("frob\nquit\nup\n")
+      await run("frob\nquit\nup\n")
         == Transcript(
           status: 1, output: "",
           error:
             "error: unknown command 'frob'; on the counter screen use: up [N], settings, render, help, quit\n"
         ))
     #expect(
-      run("quit now\nup\n")
+      await run("quit now\nup\n")
         == Transcript(
           status: 1, output: "Count: 1\n",
           error: "error: quit takes no argument, got 'now': use 'quit' alone\n"))
   }
 
-  @Test func anEmptyScriptSucceedsSilently() {
-    #expect(run("") == Transcript(status: 0, output: ""))
+  @Test func anEmptyScriptSucceedsSilently() async {
+    #expect(await run("") == Transcript(status: 0, output: ""))
   }
 }

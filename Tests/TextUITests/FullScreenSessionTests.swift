@@ -60,10 +60,10 @@ private final class KeyCounter: TerminalApplication {
 @MainActor
 @Suite("Full-screen session")
 struct FullScreenSessionTests {
-  private func run(_ reads: [TerminalInput]) throws -> (end: SessionEnd, log: [String]) {
+  private func run(_ reads: [TerminalInput]) async throws -> (end: SessionEnd, log: [String]) {
     let log = Log()
     let terminal = ScriptedTerminal(log: log, reads: reads)
-    let end = try FullScreenSession(device: terminal).run(KeyCounter(log: log))
+    let end = try await FullScreenSession(device: terminal).run(KeyCounter(log: log))
     return (end, log.entries)
   }
 
@@ -71,8 +71,8 @@ struct FullScreenSessionTests {
     .bytes(Array(text.utf8))
   }
 
-  @Test func handsEveryKeyOfAReadToTheAppThenDrawsOnce() throws {
-    let (end, log) = try run([Self.bytes("ab"), Self.bytes("q")])
+  @Test func handsEveryKeyOfAReadToTheAppThenDrawsOnce() async throws {
+    let (end, log) = try await run([Self.bytes("ab"), Self.bytes("q")])
     #expect(end == .quit)
     #expect(
       log == [
@@ -81,8 +81,8 @@ struct FullScreenSessionTests {
       ])
   }
 
-  @Test func waitsBrieflyForTheRestOfAnEscapeSequence() throws {
-    let (_, log) = try run([Self.bytes("\u{1B}"), Self.bytes("[A"), Self.bytes("q")])
+  @Test func waitsBrieflyForTheRestOfAnEscapeSequence() async throws {
+    let (_, log) = try await run([Self.bytes("\u{1B}"), Self.bytes("[A"), Self.bytes("q")])
     #expect(
       log == [
         "enter", "draw all", "read", "read, waiting 0.05 seconds", "key up", "draw changes", "read",
@@ -90,8 +90,8 @@ struct FullScreenSessionTests {
       ])
   }
 
-  @Test func aLoneEscapeIsTheEscapeKeyAfterTheTimeout() throws {
-    let (_, log) = try run([Self.bytes("\u{1B}"), .timedOut, Self.bytes("q")])
+  @Test func aLoneEscapeIsTheEscapeKeyAfterTheTimeout() async throws {
+    let (_, log) = try await run([Self.bytes("\u{1B}"), .timedOut, Self.bytes("q")])
     #expect(
       log == [
         "enter", "draw all", "read", "read, waiting 0.05 seconds", "key escape", "draw changes",
@@ -99,30 +99,30 @@ struct FullScreenSessionTests {
       ])
   }
 
-  @Test func ctrlCEndsTheSessionAndRestoresTheTerminal() throws {
-    let (end, log) = try run([Self.bytes("a\u{03}b")])
+  @Test func ctrlCEndsTheSessionAndRestoresTheTerminal() async throws {
+    let (end, log) = try await run([Self.bytes("a\u{03}b")])
     #expect(end == .interrupted)
     #expect(log == ["enter", "draw all", "read", "key character(\"a\")", "leave"])
   }
 
-  @Test func theEndOfInputEndsTheSession() throws {
-    let (end, log) = try run([])
+  @Test func theEndOfInputEndsTheSession() async throws {
+    let (end, log) = try await run([])
     #expect(end == .endOfInput)
     #expect(log == ["enter", "draw all", "read", "leave"])
   }
 
-  @Test func aResizeDrawsTheWholeScreenAgain() throws {
-    let (_, log) = try run([.resized, Self.bytes("q")])
+  @Test func aResizeDrawsTheWholeScreenAgain() async throws {
+    let (_, log) = try await run([.resized, Self.bytes("q")])
     #expect(
       log == ["enter", "draw all", "read", "draw all", "read", "key character(\"q\")", "leave"])
   }
 
-  @Test func anErrorRestoresTheTerminalBeforeItIsThrown() {
+  @Test func anErrorRestoresTheTerminalBeforeItIsThrown() async {
     let log = Log()
     let terminal = ScriptedTerminal(log: log, reads: [Self.bytes("q")])
     terminal.failsWrites = true
-    #expect(throws: TerminalError("the terminal went away")) {
-      try FullScreenSession(device: terminal).run(KeyCounter(log: log))
+    await #expect(throws: TerminalError("the terminal went away")) {
+      try await FullScreenSession(device: terminal).run(KeyCounter(log: log))
     }
     #expect(log.entries == ["enter", "leave"])
   }

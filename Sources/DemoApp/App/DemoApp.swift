@@ -19,7 +19,7 @@ import Darwin
 /// ```swift
 /// var output = ""
 /// var error = ""
-/// let status = DemoApp.run(
+/// let status = await DemoApp.run(
 ///   arguments: ["--clock", "2026-11-21T10:00:00Z"], input: ["add first", "toggle 1"],
 ///   output: &output, error: &error, isTerminal: false)
 /// // status == 0, output holds two screens
@@ -34,10 +34,10 @@ public enum DemoApp {
   ///
   /// - Returns: Never; the process exits.
   @MainActor
-  public static func main() -> Never {
+  public static func main() async -> Never {
     var output = StandardOutput()
     var error = StandardError()
-    let (status, feature) = start(
+    let (status, feature) = await start(
       arguments: Array(CommandLine.arguments.dropFirst()), input: StandardInputLines(),
       output: &output, error: &error, isTerminal: POSIXTerminal.isTerminal(STDIN_FILENO),
       terminal: POSIXTerminal())
@@ -66,8 +66,8 @@ public enum DemoApp {
     arguments: [String], input: some Sequence<String>, output: inout some TextOutputStream,
     error: inout some TextOutputStream, isTerminal: Bool,
     terminal: @autoclosure () -> any TerminalDevice = POSIXTerminal()
-  ) -> Int32 {
-    start(
+  ) async -> Int32 {
+    await start(
       arguments: arguments, input: input, output: &output, error: &error, isTerminal: isTerminal,
       terminal: terminal()
     ).status
@@ -79,7 +79,7 @@ public enum DemoApp {
     arguments: [String], input: some Sequence<String>, output: inout some TextOutputStream,
     error: inout some TextOutputStream, isTerminal: Bool,
     terminal: @autoclosure () -> any TerminalDevice
-  ) -> (status: Int32, feature: (any DemoFeature)?) {
+  ) async -> (status: Int32, feature: (any DemoFeature)?) {
     let options: DemoOptions
     do {
       options = try DemoOptions.parse(arguments)
@@ -93,15 +93,21 @@ public enum DemoApp {
       output.write(DemoOptions.help)
       return (0, nil)
     }
-    var environment = FeatureEnvironment()
+    var environment = FeatureEnvironment(storeURL: options.storeURL, latency: options.latency)
     if let fixed = options.clock {
       environment.now = { fixed }
     }
-    let feature = options.feature.init(environment: environment)
-    if isTerminal && !options.forcesScript {
-      return (runInteractive(feature, on: terminal(), error: &error), feature)
+    let feature: any DemoFeature
+    do {
+      feature = try options.feature.init(environment: environment)
+    } catch let startError {
+      error.write("error: \(startError.message)\n")
+      return (1, nil)
     }
-    let status = ScriptRunner(isQuiet: options.isQuiet).run(
+    if isTerminal && !options.forcesScript {
+      return (await runInteractive(feature, on: terminal(), error: &error), feature)
+    }
+    let status = await ScriptRunner(isQuiet: options.isQuiet).run(
       feature, lines: input, output: &output, error: &error)
     return (status, feature)
   }
@@ -114,11 +120,12 @@ public enum DemoApp {
   private static func runInteractive(
     _ feature: some DemoFeature, on terminal: some TerminalDevice,
     error: inout some TextOutputStream
-  ) -> Int32 {
+  ) async -> Int32 {
     var status: Int32 = 0
-    let reports = Diagnostics.capturing {
+    let reports = await Diagnostics.capturing {
       do throws(TerminalError) {
-        let end = try FullScreenSession(device: terminal).run(InteractiveShell(feature: feature))
+        let end = try await FullScreenSession(device: terminal).run(
+          InteractiveShell(feature: feature))
         status = end == .interrupted ? 130 : 0
       } catch let terminalError {
         error.write("error: \(terminalError.description)\n")

@@ -3,7 +3,7 @@ import Foundation
 /// The command line of `pomvvm-demo`, parsed.
 ///
 /// ```
-/// pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]
+/// pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]
 /// pomvvm-demo --help
 /// ```
 @MainActor
@@ -19,6 +19,12 @@ public struct DemoOptions {
 
   /// The fixed time for new items, or `nil` for the real clock.
   public var clock: Date?
+
+  /// The file the feature keeps its data in, from `--store FILE`.
+  public var storeURL: URL?
+
+  /// How long every simulated request takes, from `--latency MS`.
+  public var latency: Duration = .zero
 
   /// Whether to print the help and exit.
   public var showsHelp = false
@@ -64,6 +70,21 @@ public struct DemoOptions {
             "'\(value)' is not a date: --clock takes ISO 8601, such as --clock \(exampleDate)")
         }
         options.clock = date
+      case "--store":
+        guard let value = attached ?? remaining.popFirst(), !value.isEmpty else {
+          throw UsageError("--store needs a file, such as --store todo.json")
+        }
+        options.storeURL = URL(fileURLWithPath: value)
+      case "--latency":
+        guard let value = attached ?? remaining.popFirst() else {
+          throw UsageError("--latency needs milliseconds, such as --latency 300")
+        }
+        guard let milliseconds = Int(value), milliseconds >= 0 else {
+          throw UsageError(
+            "'\(value)' is not a number of milliseconds: --latency takes a whole number, such as --latency 300"
+          )
+        }
+        options.latency = .milliseconds(milliseconds)
       case _ where argument.hasPrefix("-") && argument != "-":
         throw UsageError("unknown option '\(argument)'")
       default:
@@ -99,7 +120,8 @@ public struct DemoOptions {
   }
 
   /// The synopsis line.
-  public static let usage = "USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE]"
+  public static let usage =
+    "USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]"
 
   /// The text that `--help` prints.
   public static var help: String {
@@ -126,6 +148,8 @@ public struct DemoOptions {
         --script        read a script from standard input, even from a terminal
         --quiet         in a script, print the screen only for 'render'
         --clock DATE    fix the clock to an ISO 8601 date: --clock \(exampleDate)
+        --store FILE    keep the to-do list in FILE (JSON), saved after every change
+        --latency MS    make every request of the movie catalog take MS milliseconds
         -h, --help      show this help
 
       EXIT STATUS:

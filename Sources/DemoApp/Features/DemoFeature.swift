@@ -35,7 +35,9 @@ public protocol DemoFeature: AnyObject {
   ///
   /// - Parameter environment: What the feature may depend on, such as the
   ///   clock.
-  init(environment: FeatureEnvironment)
+  /// - Throws: ``FeatureError`` if the feature cannot start (a data file it
+  ///   cannot read, say); the app then exits with status 1.
+  init(environment: FeatureEnvironment) throws(FeatureError)
 
   /// The screen showing now: one of ``screens``.
   var currentScreen: ScriptScreen { get }
@@ -70,6 +72,25 @@ public protocol DemoFeature: AnyObject {
   /// - Parameter key: The key.
   /// - Returns: Whether to go on or quit.
   func handle(_ key: Key) -> KeyResponse
+
+  /// Waits until the work the last command or key started has finished
+  /// (requests, effects), so that script mode prints its outcome and reads
+  /// the next command only then.
+  func settle() async
+
+  /// Whether work a command or key started is still under way; the terminal
+  /// redraws until it is done.
+  var hasPendingWork: Bool { get }
+}
+
+// MARK: - Default implementations
+
+extension DemoFeature {
+  /// Nothing to wait for: the feature's work is synchronous.
+  public func settle() async {}
+
+  /// No pending work: the feature's work is synchronous.
+  public var hasPendingWork: Bool { false }
 }
 
 /// What a feature may depend on, injected so that scripts and tests are
@@ -78,12 +99,44 @@ public struct FeatureEnvironment: Sendable {
   /// The time: the real clock, or a fixed date from `--clock`.
   public var now: @Sendable () -> Date
 
+  /// The file a feature keeps its data in, from `--store FILE`; `nil` keeps
+  /// it in memory.
+  public var storeURL: URL?
+
+  /// How long every request of a feature's simulated services takes, from
+  /// `--latency MS`.
+  public var latency: Duration
+
   /// Creates an environment.
   ///
-  /// - Parameter now: The clock.
-  public init(now: @escaping @Sendable () -> Date = { Date() }) {
+  /// - Parameters:
+  ///   - now: The clock.
+  ///   - storeURL: The file a feature keeps its data in, if any.
+  ///   - latency: How long every simulated request takes.
+  public init(
+    now: @escaping @Sendable () -> Date = { Date() }, storeURL: URL? = nil,
+    latency: Duration = .zero
+  ) {
     self.now = now
+    self.storeURL = storeURL
+    self.latency = latency
   }
+}
+
+/// Why a feature could not start.
+public struct FeatureError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What went wrong, as the app prints it after `error: `.
+  public var message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter message: What went wrong.
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  /// The message.
+  public var description: String { message }
 }
 
 /// A screen of a feature, and the script commands it takes.

@@ -43,4 +43,7 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   public func handle(_ key: Key) -> KeyResponse {
     feature.handle(key)
   }
+
+  /// Whether the feature's work is still under way.
+  public var hasPendingWork: Bool { feature.hasPendingWork }
 }

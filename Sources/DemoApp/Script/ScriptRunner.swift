@@ -14,6 +14,10 @@
 ///
 /// The script ends at `quit` or at the end of the input. Its exit status is
 /// 0 if every command succeeded and 1 otherwise.
+///
+/// A command's work finishes before its screen is printed and the next line
+/// is read (``DemoFeature/settle()``), so scripts of features that load data
+/// print the same output every time.
 @MainActor
 public struct ScriptRunner {
   /// Whether only `render` and `help` print.
@@ -38,7 +42,7 @@ public struct ScriptRunner {
   public func run(
     _ feature: some DemoFeature, lines: some Sequence<String>,
     output: inout some TextOutputStream, error: inout some TextOutputStream
-  ) -> Int32 {
+  ) async -> Int32 {
     var printer = Printer()
     var failed = false
     for line in lines {
@@ -56,6 +60,7 @@ public struct ScriptRunner {
           return failed ? 1 : 0
         default:
           try perform(command, on: feature)
+          await feature.settle()
           if !isQuiet {
             printer.print(feature.lines, to: &output)
           }

@@ -38,6 +38,20 @@ public enum Diagnostics {
     return reports
   }
 
+  /// Runs asynchronous `body` with reports collected instead of printed,
+  /// and returns them.
+  ///
+  /// - Parameter body: The code whose reports to collect.
+  /// - Returns: The reports, in order.
+  public static func capturing(_ body: () async throws -> Void) async rethrows -> [String] {
+    let saved = handler
+    var reports: [String] = []
+    handler = { reports.append($0) }
+    defer { handler = saved }
+    try await body()
+    return reports
+  }
+
   nonisolated private static func writeToStandardError(_ message: String) {
     let line = "POMVVM: \(message)\n"
     var bytes = Array(line.utf8)

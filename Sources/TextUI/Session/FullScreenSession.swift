@@ -15,12 +15,15 @@
 ///
 /// ## Concurrency
 ///
-/// The loop blocks the calling thread in `poll(2)` while it waits for a key.
-/// It runs on the main actor, like the view models it drives: an
-/// interactive program has nothing else to do while the user thinks, and
-/// blocking keeps every update to the view models on one thread, in key
-/// order. Do not run it from a context where the main actor must stay
-/// responsive to other work.
+/// The loop runs on the main actor, like the view models it drives, and
+/// waits for a key in `poll(2)`, blocking the thread: an interactive
+/// program has nothing else to do while the user thinks, and keys update
+/// the view models one at a time, in order. Before each wait it yields, so
+/// that work the main actor has queued (the results of requests, say) runs
+/// first. While the application has pending work
+/// (``TerminalApplication/hasPendingWork``), it waits at most
+/// ``pendingWorkInterval`` for a key, then yields and redraws, so that a
+/// result shows up without a key press.
 @MainActor
 public struct FullScreenSession<Device: TerminalDevice> {
   /// The terminal the session runs on.
@@ -29,6 +32,10 @@ public struct FullScreenSession<Device: TerminalDevice> {
   /// How long to wait for the rest of an escape sequence before a lone
   /// `ESC` counts as the Escape key (see ``KeyDecoder``).
   public var escapeTimeout: Duration
+
+  /// How long to wait for a key, at most, while the application has pending
+  /// work, before drawing the screen again.
+  public var pendingWorkInterval: Duration = .milliseconds(20)
 
   /// Creates a session.
   ///
@@ -49,19 +56,25 @@ public struct FullScreenSession<Device: TerminalDevice> {
   /// - Throws: ``TerminalError`` if the terminal cannot be switched, read or
   ///   written; the terminal is restored first.
   @discardableResult
-  public func run(_ application: some TerminalApplication) throws(TerminalError) -> SessionEnd {
+  public func run(_ application: some TerminalApplication) async throws(TerminalError)
+    -> SessionEnd
+  {
     try device.enterFullScreen()
     defer { device.leaveFullScreen() }
     var renderer = ScreenRenderer()
     var decoder = KeyDecoder()
     while true {
+      await Task.yield()
       let size = device.size()
       let output = renderer.update(to: application.frame(size: size), size: size)
       if !output.isEmpty {
         try device.write(output)
       }
+      let timeout =
+        decoder.isAwaitingMore
+        ? escapeTimeout : application.hasPendingWork ? pendingWorkInterval : nil
       let keys: [Key]
-      switch try device.read(timeout: decoder.isAwaitingMore ? escapeTimeout : nil) {
+      switch try device.read(timeout: timeout) {
       case .bytes(let bytes):
         keys = decoder.decode(bytes)
       case .timedOut:

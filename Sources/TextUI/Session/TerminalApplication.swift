@@ -16,6 +16,17 @@ public protocol TerminalApplication: AnyObject {
   ///   never arrives here: the session ends on it.
   /// - Returns: Whether the application goes on or quits.
   func handle(_ key: Key) -> KeyResponse
+
+  /// Whether work the user started is still under way (a request loading),
+  /// so that the screen must be redrawn when it finishes, without a key.
+  var hasPendingWork: Bool { get }
+}
+
+// MARK: - Default implementations
+
+extension TerminalApplication {
+  /// No pending work: the screen changes only on keys.
+  public var hasPendingWork: Bool { false }
 }
 
 /// What an application wants after a key.

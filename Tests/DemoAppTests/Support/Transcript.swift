@@ -18,11 +18,11 @@ let fixedClock = ["--clock", "2026-11-21T10:00:00Z"]
 /// Runs the app on a script, in-process, as `pomvvm-demo` with standard
 /// input not a terminal.
 @MainActor
-func runScript(_ script: String, arguments: [String] = fixedClock) -> Transcript {
+func runScript(_ script: String, arguments: [String] = fixedClock) async -> Transcript {
   var output = ""
   var error = ""
   let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-  let status = DemoApp.run(
+  let status = await DemoApp.run(
     arguments: arguments, input: lines, output: &output, error: &error, isTerminal: false)
   return Transcript(status: status, output: output, error: error)
 }
@@ -31,11 +31,11 @@ func runScript(_ script: String, arguments: [String] = fixedClock) -> Transcript
 @MainActor
 func runInteractive(
   typing reads: [String], arguments: [String] = fixedClock, size: TerminalSize = .standard
-) -> (transcript: Transcript, terminal: VirtualTerminal) {
+) async -> (transcript: Transcript, terminal: VirtualTerminal) {
   let terminal = VirtualTerminal(typing: reads, size: size)
   var output = ""
   var error = ""
-  let status = DemoApp.run(
+  let status = await DemoApp.run(
     arguments: arguments, input: [String](), output: &output, error: &error, isTerminal: true,
     terminal: terminal)
   return (Transcript(status: status, output: output, error: error), terminal)
