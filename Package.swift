@@ -20,7 +20,8 @@ let package = Package(
     // Terminal primitives for the sample app: raw mode, keys, display width.
     .target(name: "TextUI"),
     // The sample app's screens and modes; the executable only starts it.
-    .target(name: "DemoApp", dependencies: ["POMVVM", "MasterDetail", "TextUI"]),
+    .target(
+      name: "DemoApp", dependencies: ["POMVVM", "MasterDetail", "Login", "ToDo", "Movies", "TextUI"]),
     .executableTarget(name: "pomvvm-demo", dependencies: ["DemoApp"]),
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),
@@ -29,7 +30,9 @@ let package = Package(
     .testTarget(name: "ToDoTests", dependencies: ["ToDo", "POMVVMTesting"]),
     .testTarget(name: "MoviesTests", dependencies: ["Movies", "POMVVMTesting"]),
     .testTarget(name: "TextUITests", dependencies: ["TextUI"]),
-    .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "MasterDetail", "TextUI"]),
+    .testTarget(
+      name: "DemoAppTests",
+      dependencies: ["DemoApp", "MasterDetail", "Login", "ToDo", "Movies", "TextUI", "POMVVMTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )
