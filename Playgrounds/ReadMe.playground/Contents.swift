@@ -120,7 +120,7 @@ func toDoStore() throws {
 @MainActor
 func stateMachine() async {
   let catalog = MovieCatalog()
-  await catalog.failNextRequest()
+  catalog.failNextRequest()
   let movies = MoviesListViewModel(catalog: catalog)
   let view = MoviesListView()
   view.bind(to: movies)

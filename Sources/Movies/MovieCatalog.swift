@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Why the catalog did not answer.
 public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What went wrong.
@@ -20,7 +22,7 @@ public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
 /// ```swift
 /// let catalog = MovieCatalog(latency: .milliseconds(200))
 /// let page = try await catalog.page(1)
-/// await catalog.failNextRequest()
+/// catalog.failNextRequest()
 /// _ = try await catalog.movie(id: 1)   // throws "the catalog is unavailable"
 /// ```
 ///
@@ -45,7 +47,10 @@ public actor MovieCatalog {
   private let movies: [Movie]
   private let latency: Duration
   private let beforeAnswering: (@Sendable (Request) async throws -> Void)?
-  private var pendingFailures: [(kind: Request?, message: String)] = []
+  /// Failures asked for and not used yet; a lock, not the actor, guards
+  /// them, so that asking takes effect at once, before any request that
+  /// follows.
+  private let pendingFailures = Mutex<[(kind: Request?, message: String)]>([])
 
   /// Creates a catalog.
   ///
@@ -69,14 +74,16 @@ public actor MovieCatalog {
   /// Makes the next request fail — the next of any kind, or the next of one
   /// kind.
   ///
+  /// It takes effect at once: a request made after this call returns fails.
+  ///
   /// - Parameters:
   ///   - kind: The kind of request to fail; `nil` fails the next request,
   ///     whatever it is.
   ///   - message: The error's message.
-  public func failNextRequest(
+  nonisolated public func failNextRequest(
     _ kind: Request? = nil, message: String = "the catalog is unavailable"
   ) {
-    pendingFailures.append((kind, message))
+    pendingFailures.withLock { $0.append((kind, message)) }
   }
 
   /// How many pages the catalog has.
@@ -147,8 +154,11 @@ public actor MovieCatalog {
     }
     try await beforeAnswering?(request)
     try Task.checkCancellation()
-    if let index = pendingFailures.firstIndex(where: { $0.kind == nil || $0.kind == request }) {
-      throw CatalogError(pendingFailures.remove(at: index).message)
+    let failure = pendingFailures.withLock { failures in
+      failures.firstIndex { $0.kind == nil || $0.kind == request }.map { failures.remove(at: $0) }
+    }
+    if let failure {
+      throw CatalogError(failure.message)
     }
   }
 }

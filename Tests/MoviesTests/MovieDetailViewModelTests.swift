@@ -28,7 +28,7 @@ struct MovieDetailViewModelTests {
   @Test(arguments: [MovieCatalog.Request.movie, .cast, .reviews])
   func aFailingStageSkipsTheRest(stage: MovieCatalog.Request) async {
     let catalog = MovieCatalog()
-    await catalog.failNextRequest(stage, message: "no \(stage)")
+    catalog.failNextRequest(stage, message: "no \(stage)")
     let (model, view) = detail(catalog)
     await model.waitUntilIdle()
     let expected: [String] =

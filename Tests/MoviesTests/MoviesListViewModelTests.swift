@@ -75,7 +75,7 @@ struct MoviesListViewModelTests {
 
   @Test func aFailureCanBeRetried() async {
     let catalog = MovieCatalog()
-    await catalog.failNextRequest()
+    catalog.failNextRequest()
     let list = MoviesListViewModel(catalog: catalog)
     let view = MoviesListView()
     view.bind(to: list)

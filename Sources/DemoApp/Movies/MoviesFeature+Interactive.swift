@@ -1,0 +1,78 @@
+import Movies
+import TextUI
+
+extension MoviesFeature {
+  /// The keys of the current screen.
+  public var keyHelp: String {
+    detailViewModel == nil
+      ? "l load  ↑/↓ move  ←/→ page  enter open  r retry  f fail next  q quit"
+      : "esc/b back  r retry  f fail next  q quit"
+  }
+
+  /// The current screen for the terminal: the list with a cursor, or the
+  /// detail.
+  ///
+  /// - Parameter size: The space for the screen.
+  /// - Returns: The lines to draw.
+  public func body(size: TerminalSize) -> Frame {
+    guard detailViewModel == nil else {
+      return Frame(
+        lines: detail.lines.enumerated().map { Frame.Line($1, style: $0 == 0 ? .bold : []) })
+    }
+    let lines = list.lines
+    guard rowCount > 0 else {
+      let hint = lines.first == "Movies: idle" ? ["  Press l to load the catalog."] : []
+      return Frame(
+        lines: [Frame.Line(lines.first ?? "", style: .bold)]
+          + hint.map { Frame.Line($0, style: .dim) })
+    }
+    cursor = min(max(cursor, 0), rowCount - 1)
+    return Frame(
+      lines: lines.enumerated().map { index, line in
+        if index == 0 { return Frame.Line(line, style: .bold) }
+        guard index - 1 == cursor else { return Frame.Line(line) }
+        // The row starts with two spaces of indentation: mark it there.
+        return Frame.Line(">" + line.dropFirst(), style: .reverse)
+      })
+  }
+
+  /// Reacts to a key on the current screen.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: Whether to go on or quit.
+  public func handle(_ key: Key) -> KeyResponse {
+    switch key {
+    case .character("q"):
+      return .quit
+    case .character("f"):
+      catalog.failNextRequest()
+    case .character("r"):
+      if detailViewModel == nil {
+        movies.send(.retry)
+      } else {
+        retryDetail()
+      }
+    default:
+      if detailViewModel == nil {
+        handleOnList(key)
+      } else if key == .escape || key == .character("b") || key == .left {
+        back()
+      }
+    }
+    return .continue
+  }
+
+  private func handleOnList(_ key: Key) {
+    switch key {
+    case .character("l"): movies.send(.load)
+    case .up, .character("k"): cursor = max(cursor - 1, 0)
+    case .down, .character("j"): cursor = min(cursor + 1, max(rowCount - 1, 0))
+    case .right, .character("n"), .pageDown:
+      if movies.send(.next) { cursor = 0 }
+    case .left, .character("p"), .pageUp:
+      if movies.send(.previous) { cursor = 0 }
+    case .enter: open(row: cursor)
+    default: break
+    }
+  }
+}

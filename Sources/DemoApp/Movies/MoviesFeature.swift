@@ -1,0 +1,125 @@
+import Movies
+import POMVVM
+import TextUI
+
+/// The movie catalog: a list that loads page by page, fails and retries —
+/// a state machine with a feedback effect — and a detail that loads a
+/// movie, then its cast, then its reviews, as a chain of requests.
+///
+/// The catalog is local (no network), with the latency of `--latency MS`;
+/// `fail next` makes its next request fail. Script mode waits for each
+/// command's requests to finish before printing, so its output is the same
+/// on every run; the terminal shows `loading` while they run.
+@MainActor
+public final class MoviesFeature: DemoFeature {
+  /// The name that selects the feature: `movies`.
+  public static let name = "movies"
+
+  /// What the feature shows.
+  public static let summary =
+    "a movie catalog: paged loading, errors and retry, a detail loaded as a chain"
+
+  /// The list screen and its commands.
+  public static let listScreen = ScriptScreen(
+    name: "movies",
+    commands: [
+      CommandHelp("load", "load the first page"),
+      CommandHelp("retry", "load the page that failed again"),
+      CommandHelp("next", "load the next page"),
+      CommandHelp("prev", "load the previous page"),
+      CommandHelp("open N", "show the movie of row N"),
+      CommandHelp("fail next", "make the catalog's next request fail"),
+    ])
+
+  /// The detail screen and its commands.
+  public static let detailScreen = ScriptScreen(
+    name: "movie",
+    commands: [
+      CommandHelp("retry", "load the movie, its cast and its reviews again"),
+      CommandHelp("back", "go back to the list (cancels what is still loading)"),
+      CommandHelp("fail next", "make the catalog's next request fail"),
+    ])
+
+  /// Both screens.
+  public static var screens: [ScriptScreen] { [listScreen, detailScreen] }
+
+  /// The catalog every request goes to.
+  public let catalog: MovieCatalog
+
+  /// The list's view model.
+  public let movies: MoviesListViewModel
+
+  /// The list screen.
+  public let list = MoviesListView()
+
+  /// The detail screen.
+  public let detail = MovieDetailView()
+
+  /// The detail's view model, while a movie is open.
+  private(set) var detailViewModel: MovieDetailViewModel?
+
+  /// The selected row on the terminal.
+  var cursor = 0
+
+  /// Creates the feature on the list, idle.
+  ///
+  /// - Parameter environment: The latency of the catalog's requests.
+  public init(environment: FeatureEnvironment) {
+    catalog = MovieCatalog(latency: environment.latency)
+    movies = MoviesListViewModel(catalog: catalog)
+    list.bind(to: movies)
+  }
+
+  /// The screen showing now.
+  public var currentScreen: ScriptScreen {
+    detailViewModel == nil ? Self.listScreen : Self.detailScreen
+  }
+
+  /// The screen as text.
+  public var lines: [String] {
+    detailViewModel == nil ? list.lines : detail.lines
+  }
+
+  /// Waits until the list's and the detail's requests have finished.
+  public func settle() async {
+    await movies.waitUntilIdle()
+    await detailViewModel?.waitUntilIdle()
+  }
+
+  /// Whether a request is loading.
+  public var hasPendingWork: Bool {
+    if case .loading = movies.state.value { return true }
+    guard let detailViewModel else { return false }
+    return detailViewModel.movie.value.isLoading || detailViewModel.cast.value.isLoading
+      || detailViewModel.reviews.value.isLoading
+  }
+
+  /// The rows of the page shown, or 0.
+  var rowCount: Int {
+    if case .loaded(let page) = movies.state.value { page.movies.count } else { 0 }
+  }
+
+  /// Opens the movie of a row.
+  func open(row index: Int) {
+    guard let movie = movies.movie(atRow: index + 1) else { return }
+    let viewModel = MovieDetailViewModel(id: movie.id, catalog: catalog)
+    detail.bind(to: viewModel)
+    detailViewModel = viewModel
+  }
+
+  /// Leaves the detail, cancelling what it still loads.
+  func back() {
+    detailViewModel?.close()
+    detail.unbind()
+    detailViewModel = nil
+  }
+
+  /// Loads the open movie again, from the start of its chain.
+  func retryDetail() {
+    guard let open = detailViewModel else { return }
+    open.close()
+    let viewModel = MovieDetailViewModel(id: open.id, catalog: catalog)
+    detail.bind(to: viewModel)
+    detailViewModel = viewModel
+  }
+}
