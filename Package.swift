@@ -23,12 +23,14 @@ let package = Package(
     .target(
       name: "DemoApp", dependencies: ["POMVVM", "MasterDetail", "Login", "ToDo", "Movies", "TextUI"]),
     .executableTarget(name: "pomvvm-demo", dependencies: ["DemoApp"]),
-    .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting"]),
+    // Helpers shared by the test targets: latches, recorders, a seeded generator.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting", "TestSupport"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),
     .testTarget(name: "POMVVMTestingTests", dependencies: ["POMVVMTesting", "MasterDetail"]),
-    .testTarget(name: "LoginTests", dependencies: ["Login", "POMVVMTesting"]),
+    .testTarget(name: "LoginTests", dependencies: ["Login", "POMVVMTesting", "TestSupport"]),
     .testTarget(name: "ToDoTests", dependencies: ["ToDo", "POMVVMTesting"]),
-    .testTarget(name: "MoviesTests", dependencies: ["Movies", "POMVVMTesting"]),
+    .testTarget(name: "MoviesTests", dependencies: ["Movies", "POMVVMTesting", "TestSupport"]),
     .testTarget(name: "TextUITests", dependencies: ["TextUI"]),
     .testTarget(
       name: "DemoAppTests",

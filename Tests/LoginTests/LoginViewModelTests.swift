@@ -1,5 +1,6 @@
 import Login
 import POMVVM
+import TestSupport
 import Testing
 
 @MainActor
@@ -79,11 +80,4 @@ struct LoginViewModelTests {
     form.loginTapped.send()
     #expect(form.instruction.value == "Logged in as alice_w")
   }
-}
-
-/// A minimal recorder for histories.
-@MainActor
-final class Recorder<Element> {
-  private(set) var events: [Element] = []
-  var handler: @MainActor (Element) -> Void { { [self] in events.append($0) } }
 }

@@ -1,5 +1,6 @@
 import Login
 import POMVVM
+import TestSupport
 import Testing
 
 @MainActor

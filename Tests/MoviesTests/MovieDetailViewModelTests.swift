@@ -1,5 +1,6 @@
 import Movies
 import POMVVM
+import TestSupport
 import Testing
 
 @MainActor

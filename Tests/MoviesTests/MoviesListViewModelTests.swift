@@ -1,5 +1,6 @@
 import Movies
 import POMVVM
+import TestSupport
 import Testing
 
 @MainActor
@@ -90,7 +91,7 @@ struct MoviesListViewModelTests {
 
   @Test func releasingTheListCancelsTheLoadUnderWay() async {
     let requested = Latch()
-    let log = Log()
+    let log = EffectLog()
     weak var weakList: MoviesListViewModel?
     do {
       let catalog = MovieCatalog(beforeAnswering: { _ in

@@ -1,4 +1,5 @@
 import POMVVM
+import TestSupport
 import Testing
 
 @MainActor

@@ -1,4 +1,5 @@
 import POMVVM
+import TestSupport
 import Testing
 
 @MainActor
@@ -355,22 +356,5 @@ struct ObservableTests {
     #expect(weakOwner == nil, "the handler does not keep its owner alive")
     #expect(cell.observerCount == 0)
     cell.value = 3
-  }
-}
-
-/// A small, seeded random generator, so that random tests replay exactly.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,4 +1,5 @@
 import POMVVM
+import TestSupport
 import Testing
 
 /// The law of change sets, under seeded random mutations: applying each

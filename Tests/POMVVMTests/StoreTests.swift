@@ -1,5 +1,6 @@
 import Foundation
 import POMVVM
+import TestSupport
 import Testing
 
 @MainActor

@@ -53,10 +53,7 @@ public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, 
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor (Int) -> Void) -> Subscription {
-    storage.observe { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    storage._observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change of the count from now on.
@@ -67,10 +64,7 @@ public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, 
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observeChanges(_ handler: @escaping @MainActor (Int) -> Void) -> Subscription {
-    storage.observeChanges { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    storage._observe(retaining: self, changesOnly: true, handler)
   }
 
   override func _apply(_ change: ArrayChange<Element>) {

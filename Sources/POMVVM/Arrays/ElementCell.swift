@@ -98,10 +98,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor (Element) -> Void) -> Subscription {
-    storage.observe { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    storage._observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change from now on.
@@ -112,10 +109,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observeChanges(_ handler: @escaping @MainActor (Element) -> Void) -> Subscription {
-    storage.observeChanges { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    storage._observe(retaining: self, changesOnly: true, handler)
   }
 
   /// Takes the element's new value from a published change.

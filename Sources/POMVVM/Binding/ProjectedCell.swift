@@ -59,10 +59,7 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObs
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor (Field) -> Void) -> Subscription {
-    mirror.observe { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    mirror._observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change of the field from now on.
@@ -73,10 +70,7 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObs
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observeChanges(_ handler: @escaping @MainActor (Field) -> Void) -> Subscription {
-    mirror.observeChanges { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    mirror._observe(retaining: self, changesOnly: true, handler)
   }
 }
 

@@ -41,10 +41,7 @@ public final class Derived<Value>: ObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
-    storage.observe { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    storage._observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change from now on.
@@ -55,10 +52,7 @@ public final class Derived<Value>: ObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observeChanges(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
-    storage.observeChanges { [self] value in
-      withExtendedLifetime(self) {}
-      handler(value)
-    }
+    storage._observe(retaining: self, changesOnly: true, handler)
   }
 }
 

@@ -1,24 +1,5 @@
 import POMVVM
-
-/// Records everything a test observes, so that whole histories are compared
-/// at once.
-@MainActor
-final class Recorder<Element> {
-  private(set) var events: [Element] = []
-
-  func record(_ event: Element) {
-    events.append(event)
-  }
-
-  /// A handler that records its values.
-  var handler: @MainActor (Element) -> Void {
-    { [self] in record($0) }
-  }
-
-  func clear() {
-    events.removeAll()
-  }
-}
+import TestSupport
 
 /// An object whose lifetime the tests watch through weak references.
 final class Probe {

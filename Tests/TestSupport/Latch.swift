@@ -1,35 +1,43 @@
-/// A one-shot gate for effects under test.
+/// A one-shot gate for code under test.
 ///
 /// `wait()` suspends until `open()`, or until the waiting task is cancelled:
 /// no sleeps, no timeouts.
-final class Latch: Sendable {
+public final class Latch: Sendable {
   private let stream: AsyncStream<Void>
   private let continuation: AsyncStream<Void>.Continuation
 
-  init() {
+  /// Creates a closed latch.
+  public init() {
     (stream, continuation) = AsyncStream.makeStream()
   }
 
   /// Suspends until the latch opens; returns `false` if the task was
   /// cancelled first.
-  func wait() async -> Bool {
+  public func wait() async -> Bool {
     for await _ in stream {
       return true
     }
     return !Task.isCancelled
   }
 
-  func open() {
+  /// Opens the latch: every waiter, present and future, goes on.
+  public func open() {
     continuation.finish()
   }
 }
 
-/// A log that effects running off the main actor append to.
-actor EffectLog {
-  private(set) var entries: [String] = []
+/// A log that code running off the main actor appends to, and that tests
+/// wait on.
+public actor EffectLog {
+  /// Everything appended, in order.
+  public private(set) var entries: [String] = []
   private var watchers: [(String, CheckedContinuation<Void, Never>)] = []
 
-  func append(_ entry: String) {
+  /// Creates an empty log.
+  public init() {}
+
+  /// Appends an entry and wakes whoever waits for it.
+  public func append(_ entry: String) {
     entries.append(entry)
     for (index, watcher) in watchers.enumerated().reversed() where watcher.0 == entry {
       watchers.remove(at: index)
@@ -38,7 +46,7 @@ actor EffectLog {
   }
 
   /// Suspends until `entry` has been appended.
-  func waitFor(_ entry: String) async {
+  public func waitFor(_ entry: String) async {
     if entries.contains(entry) { return }
     await withCheckedContinuation { watchers.append((entry, $0)) }
   }
