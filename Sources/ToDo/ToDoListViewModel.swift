@@ -44,6 +44,10 @@ public final class ToDoListViewModel: ViewModel {
   /// "none".
   public let lastChange = Observable("none")
 
+  /// The error of the store's last save, or `nil` if it succeeded (or the
+  /// store has no file).
+  public let saveError: Derived<StoreError?>
+
   private var subscription: Subscription?
 
   /// Creates the list view model over a store.
@@ -53,6 +57,7 @@ public final class ToDoListViewModel: ViewModel {
     self.store = store
     itemCount = store.items.count { _ in true }
     canAdd = itemCount.map { $0 < Self.limit }
+    saveError = store.saveError.map { $0 }
     subscription = store.items.observe { [lastChange] change in
       lastChange.value = change.changeSet.description
     }
@@ -61,7 +66,9 @@ public final class ToDoListViewModel: ViewModel {
   /// Adds an item at the end.
   ///
   /// - Parameter title: The item's title; `nil` gives "ToDo Item N", where
-  ///   N is the list's new size.
+  ///   N is the new item's id: 1, 2, 3… as items are added, never the number
+  ///   of an item still in the list (article 002 numbered by the list's
+  ///   size, which repeats titles once an item has been deleted).
   /// - Returns: The new item.
   /// - Throws: ``ToDoRefusal/full(limit:)`` when the list already holds
   ///   ``limit`` items.
@@ -69,7 +76,7 @@ public final class ToDoListViewModel: ViewModel {
   public func add(title: String? = nil) throws(ToDoRefusal) -> ToDoItem {
     guard canAdd.value else { throw .full(limit: Self.limit) }
     let id = (store.items.map(\.id).max() ?? 0) + 1
-    let item = ToDoItem(id: id, title: title ?? "ToDo Item \(store.items.count + 1)")
+    let item = ToDoItem(id: id, title: title ?? "ToDo Item \(id)")
     store.items.append(item)
     return item
   }

@@ -35,6 +35,9 @@ struct DemoAppTests {
 
             FEATURES (default: master-detail):
               master-detail  a list of dated items with switches, and a detail screen
+              login          a login form validated as you type
+              todo           a to-do list of at most 10 items in a store, and an item editor
+              movies         a movie catalog: paged loading, errors and retry, a detail loaded as a chain
 
             OPTIONS:
               --script        read a script from standard input, even from a terminal

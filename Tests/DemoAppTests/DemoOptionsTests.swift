@@ -45,7 +45,7 @@ struct DemoOptionsTests {
       "'2026-11-21' is not a date: --clock takes ISO 8601, such as --clock 2026-11-21T10:00:00Z"
     ),
     (["--quiet=yes"], "--quiet takes no value, got 'yes'"),
-    (["todo"], "unknown feature 'todo'; features: master-detail"),
+    (["frob"], "unknown feature 'frob'; features: master-detail, login, todo, movies"),
     (
       ["master-detail", "master-detail"],
       "unexpected argument 'master-detail': name one feature at most"

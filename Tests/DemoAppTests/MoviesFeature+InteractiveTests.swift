@@ -23,10 +23,10 @@ private final class SettlingTerminal: TerminalDevice {
     self.steps = steps
   }
 
-  func enterFullScreen() throws(TerminalError) { try display.enterFullScreen() }
+  func enterFullScreen() { display.enterFullScreen() }
   func leaveFullScreen() { display.leaveFullScreen() }
   func size() -> TerminalSize { display.size() }
-  func write(_ text: String) throws(TerminalError) { try display.write(text) }
+  func write(_ text: String) { display.write(text) }
 
   func read(timeout: Duration?) -> TerminalInput {
     if case .settle = steps.first {

@@ -145,3 +145,27 @@ struct MoviesFeatureScriptTests {
     #expect(transcript.status == 1)
   }
 }
+
+@MainActor
+@Suite("Movies, from the command line")
+struct MoviesCommandLineTests {
+  @Test func theMoviesFeatureRunsWithLatencyAndFailures() async {
+    let transcript = await runScript(
+      "fail next\nload\nretry\nopen 1\nback\n",
+      arguments: ["movies", "--latency", "5"] + fixedClock)
+    #expect(transcript.status == 0)
+    #expect(transcript.error == "")
+    #expect(
+      transcript.output.hasPrefix("Movies: idle\n\nMovies: error: the catalog is unavailable\n"))
+    #expect(transcript.output.hasSuffix("\(pageOne)\n"))
+  }
+
+  @Test func aBadLatencyIsAUsageError() async {
+    let transcript = await runScript("load", arguments: ["movies", "--latency", "soon"])
+    #expect(transcript.status == 2)
+    #expect(
+      transcript.error.hasPrefix(
+        "error: 'soon' is not a number of milliseconds: --latency takes a whole number, such as --latency 300\n"
+      ))
+  }
+}

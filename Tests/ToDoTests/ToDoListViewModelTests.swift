@@ -79,6 +79,7 @@ struct ToDoListViewModelTests {
     try list.delete(row: 1)
     let added = try list.add()
     #expect(Set(list.store.items.map(\.id)).count == 3)
-    #expect(added.title == "ToDo Item 3")
+    #expect(added.title == "ToDo Item 4")
+    #expect(Set(list.store.items.map(\.title)).count == 3, "no title repeats")
   }
 }

@@ -27,7 +27,9 @@ import Darwin
 public enum DemoApp {
   /// Every feature, the default first.
   @MainActor
-  public static let features: [any DemoFeature.Type] = [MasterDetailFeature.self]
+  public static let features: [any DemoFeature.Type] = [
+    MasterDetailFeature.self, LoginFeature.self, ToDoFeature.self, MoviesFeature.self,
+  ]
 
   /// Runs the app with the process's arguments and standard streams, then
   /// exits with its status.

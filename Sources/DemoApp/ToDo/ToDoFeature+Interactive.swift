@@ -1,0 +1,170 @@
+import POMVVM
+import TextUI
+import ToDo
+
+extension ToDoFeature {
+  /// The keys of the screen showing, for the help line; at 10 items the
+  /// list's `a` says it is disabled.
+  public var keyHelp: String {
+    switch screen {
+    case .list:
+      let add = list.canAdd.value ? "a add" : "a add (full)"
+      return "↑/↓ move  enter open  \(add)  d delete  q quit"
+    case .detail where editor != nil:
+      return "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+    case .detail:
+      return "e edit title  d delete  esc/b back  q quit"
+    }
+  }
+
+  /// The list or the detail screen, fitted to the terminal.
+  ///
+  /// The list shows the ``ToDo/ToDoListView``'s header, the rows that fit
+  /// (scrolled to keep the selected row in view; the selected row is marked
+  /// with `>` and drawn reversed) and its last-change line. The detail
+  /// shows the ``ToDo/ToDoEditorView``'s lines, with the line editor in
+  /// place of the title while it is being edited. Under either comes the
+  /// ``SaveStatusView``'s line while a save fails, and the reason for a
+  /// refused key until the next key.
+  ///
+  /// - Parameter size: The space for the screen.
+  /// - Returns: The frame.
+  public func body(size: TerminalSize) -> Frame {
+    var footer = saveStatus.lines.map { Frame.Line($0, style: .bold) }
+    if let notice {
+      footer += [Frame.Line(""), Frame.Line("  " + notice, style: .accent)]
+    }
+    switch screen {
+    case .list: return listBody(size: size, footer: footer)
+    case .detail: return detailBody(size: size, footer: footer)
+    }
+  }
+
+  private func listBody(size: TerminalSize, footer: [Frame.Line]) -> Frame {
+    let viewLines = listView.lines
+    var lines = [Frame.Line(listView.header.value, style: .bold)]
+    let lastChange = Frame.Line(listView.lastChange.value, style: .dim)
+    guard rowCount > 0 else {
+      lines.append(Frame.Line("  No items: press a to add one.", style: .dim))
+      return Frame(lines: lines + [lastChange] + footer)
+    }
+    cursor = min(max(cursor, 0), rowCount - 1)
+    let capacity = max(size.height - 2 - footer.count, 1)
+    top = min(max(top, cursor - capacity + 1), cursor)
+    top = max(min(top, rowCount - capacity), 0)
+    for index in top..<min(top + capacity, rowCount) {
+      // The view's lines are its header, then one line per row.
+      var text = viewLines[index + 1]
+      var style: LineStyle = []
+      if index == cursor {
+        // The line starts with two spaces of indentation: mark it there.
+        text = ">" + text.dropFirst()
+        style = .reverse
+      }
+      lines.append(Frame.Line(text, style: style))
+    }
+    return Frame(lines: lines + [lastChange] + footer)
+  }
+
+  private func detailBody(size: TerminalSize, footer: [Frame.Line]) -> Frame {
+    // The editor's lines are its title, then `  Title: value`.
+    let titleLabel = "  Title: "
+    var lines = editorView.lines.enumerated().map { index, line in
+      Frame.Line(line, style: index == 0 ? .bold : line.hasPrefix(titleLabel) ? [] : .dim)
+    }
+    guard let editor, let titleRow = lines.firstIndex(where: { $0.text.hasPrefix(titleLabel) })
+    else { return Frame(lines: lines + footer) }
+    let field = editor.visible(inWidth: size.width - titleLabel.count)
+    lines[titleRow] = Frame.Line(titleLabel + field.text, style: .underline)
+    return Frame(
+      lines: lines + footer,
+      cursor: Position(row: titleRow, column: titleLabel.count + field.cursorColumn))
+  }
+
+  /// Reacts to a key on the list, on the detail, or in the line editor.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: ``TextUI/KeyResponse/quit`` for `q` (outside the editor).
+  public func handle(_ key: Key) -> KeyResponse {
+    notice = nil
+    if editor != nil {
+      edit(with: key)
+      return .continue
+    }
+    if key == .character("q") {
+      return .quit
+    }
+    switch screen {
+    case .list: handleOnList(key)
+    case .detail: handleOnDetail(key)
+    }
+    return .continue
+  }
+
+  private func handleOnList(_ key: Key) {
+    switch key {
+    case .up, .character("k"): cursor = max(cursor - 1, 0)
+    case .down, .character("j"): cursor = min(cursor + 1, max(rowCount - 1, 0))
+    case .home: cursor = 0
+    case .end: cursor = max(rowCount - 1, 0)
+    case .enter:
+      guard rowCount > 0 else { return }
+      do throws(ToDoRefusal) {
+        try open(row: cursor + 1)
+      } catch {
+        notice = "\(error)"
+      }
+    case .character("a"):
+      var refusal: ToDoRefusal?
+      _ = saving {
+        do throws(ToDoRefusal) {
+          try list.add()
+        } catch {
+          refusal = error
+        }
+      }
+      if let refusal {
+        notice = "\(refusal); press d to delete one"
+      } else {
+        cursor = rowCount - 1
+      }
+    case .character("d"):
+      guard rowCount > 0 else { return }
+      _ = saving { _ = try? list.delete(row: cursor + 1) }
+      cursor = min(cursor, max(rowCount - 1, 0))
+    default:
+      break
+    }
+  }
+
+  private func handleOnDetail(_ key: Key) {
+    switch key {
+    case .character("e"):
+      if editorView.viewModel?.isDetached == false {
+        editor = LineEditor(text: editorView.titleField.value)
+      }
+    case .character("d"):
+      if let item = editorView.viewModel, !item.isDetached {
+        _ = saving { item.delete() }
+      }
+      back()
+    case .escape, .character("b"), .left:
+      back()
+    default:
+      break
+    }
+  }
+
+  private func edit(with key: Key) {
+    guard var editing = editor else { return }
+    switch editing.handle(key) {
+    case .editing:
+      editor = editing
+    case .committed(let text):
+      editor = nil
+      _ = saving { editorView.type(title: text) }
+    case .cancelled:
+      editor = nil
+    }
+  }
+}

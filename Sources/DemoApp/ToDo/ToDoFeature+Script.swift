@@ -1,0 +1,100 @@
+import POMVVM
+import ToDo
+
+extension ToDoFeature {
+  /// Performs a command of the list or the detail screen.
+  ///
+  /// List: `add [TITLE]` (at the end; without a title the view model names
+  /// it `ToDo Item N`), `delete N`, `open N`, rows numbered from 1 as
+  /// displayed. Detail: `title TEXT` (everything after the first space,
+  /// exactly), `delete` (then back to the list), `back`.
+  ///
+  /// A change that the store could not save is an error too, although it
+  /// was made: the store keeps it in memory, the screen shows
+  /// `Save failed: …`, and the next save that succeeds writes it.
+  ///
+  /// - Parameter command: A command the current screen lists.
+  /// - Throws: ``ScriptError`` for a missing, extra or bad argument, for
+  ///   `add` at 10 items, and for a change that could not be saved.
+  public func perform(_ command: ScriptCommand) throws(ScriptError) {
+    switch screen {
+    case .list: try performOnList(command)
+    case .detail: try performOnDetail(command)
+    }
+  }
+
+  private func performOnList(_ command: ScriptCommand) throws(ScriptError) {
+    switch command.word {
+    case "add":
+      // A line that ends right after `add` (or its space) uses the default.
+      let title = command.argument.flatMap { $0.isEmpty ? nil : $0 }
+      var refusal: ToDoRefusal?
+      let saveError = saving {
+        do throws(ToDoRefusal) {
+          try list.add(title: title)
+        } catch {
+          refusal = error
+        }
+      }
+      if let refusal { throw ScriptError(refusal.description) }
+      try report(saveError)
+    case "delete":
+      let row = try command.rowNumber(usage: "delete N", rowCount: rowCount)
+      var refusal: ToDoRefusal?
+      let saveError = saving {
+        do throws(ToDoRefusal) {
+          try list.delete(row: row)
+        } catch {
+          refusal = error
+        }
+      }
+      if let refusal { throw ScriptError(refusal.description) }
+      try report(saveError)
+    case "open":
+      let row = try command.rowNumber(usage: "open N", rowCount: rowCount)
+      do throws(ToDoRefusal) {
+        try open(row: row)
+      } catch {
+        throw ScriptError(error.description)
+      }
+    default:
+      throw .unknownCommand(command.word, on: currentScreen)
+    }
+  }
+
+  private func performOnDetail(_ command: ScriptCommand) throws(ScriptError) {
+    guard let item = editorView.viewModel else {
+      throw ScriptError("no item is open; use: back")
+    }
+    switch command.word {
+    case "title":
+      let title = try command.requiredArgument("the new title", usage: "title TEXT")
+      try refuseIfDeleted(item)
+      try report(saving { editorView.type(title: title) })
+    case "delete":
+      try command.expectNoArgument()
+      try refuseIfDeleted(item)
+      let saveError = saving { item.delete() }
+      back()
+      try report(saveError)
+    case "back":
+      try command.expectNoArgument()
+      back()
+    default:
+      throw .unknownCommand(command.word, on: currentScreen)
+    }
+  }
+
+  private func refuseIfDeleted(_ item: ToDoEditorViewModel) throws(ScriptError) {
+    if item.isDetached {
+      throw ScriptError("the item was deleted and takes no more edits; use: back")
+    }
+  }
+
+  /// Makes a failed save the command's error.
+  private func report(_ saveError: StoreError?) throws(ScriptError) {
+    if let saveError {
+      throw ScriptError("the change was made but not saved: \(saveError)")
+    }
+  }
+}

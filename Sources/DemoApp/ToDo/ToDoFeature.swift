@@ -1,0 +1,178 @@
+import Foundation
+import POMVVM
+import TextUI
+import ToDo
+
+/// The to-do list (article 002): at most 10 items in a store that lives
+/// outside the view models, a list that shows the last change set the
+/// store published, and a detail screen that edits and deletes one item.
+///
+/// The feature holds the store's list view model and three
+/// `BindableView`s: a ``ToDo/ToDoListView`` and a ``SaveStatusView`` bound
+/// to the list for the whole run, and a ``ToDo/ToDoEditorView`` bound to the
+/// item that is open. User actions go to the view models' operations (add,
+/// delete) or to the editor view's title field; what either mode shows is
+/// what the views observe.
+///
+/// ## Persistence
+///
+/// With `--store FILE` the store is kept in `FILE` and saved after every
+/// change. A file that does not exist yet starts with the two sample
+/// items, like a list kept in memory; one that exists is loaded as it is.
+/// A file that cannot be read, or is not a valid store file, stops the
+/// feature from starting, and the file is left untouched. A save that fails
+/// keeps the change in memory (the next save that succeeds writes it),
+/// shows `Save failed: …` under the screen, and, in a script, makes the
+/// command that changed the list an error.
+@MainActor
+public final class ToDoFeature: DemoFeature {
+  /// `todo`.
+  public static let name = "todo"
+
+  /// What the feature shows, for `--help`.
+  public static let summary = "a to-do list of at most 10 items in a store, and an item editor"
+
+  /// The list screen's script commands.
+  public static let listScreen = ScriptScreen(
+    name: "list",
+    commands: [
+      CommandHelp(
+        "add [TITLE]", "add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)"),
+      CommandHelp("delete N", "delete row N"),
+      CommandHelp("open N", "show row N on the detail screen, to edit it"),
+    ])
+
+  /// The detail screen's script commands.
+  public static let detailScreen = ScriptScreen(
+    name: "detail",
+    commands: [
+      CommandHelp("title TEXT", "set the title to everything after the first space"),
+      CommandHelp("delete", "delete the item and go back to the list"),
+      CommandHelp("back", "go back to the list"),
+    ])
+
+  /// The list screen, then the detail screen.
+  public static var screens: [ScriptScreen] { [listScreen, detailScreen] }
+
+  /// Which screen shows.
+  enum Screen: Equatable {
+    case list
+    case detail
+  }
+
+  /// The list's view model, over the store.
+  public let list: ToDoListViewModel
+
+  /// The list screen, bound to ``list`` for the whole run.
+  public let listView = ToDoListView()
+
+  /// The line under either screen that shows a failed save.
+  public let saveStatus = SaveStatusView()
+
+  /// The detail screen; bound to an item while it shows, and rebound to the
+  /// next item opened.
+  public let editorView = ToDoEditorView()
+
+  var screen = Screen.list
+
+  // Interactive state: the selected row, the first row shown, the title
+  // being edited on the detail screen, and the message of a refused key
+  // until the next key.
+  var cursor = 0
+  var top = 0
+  var editor: LineEditor?
+  var notice: String?
+
+  /// Creates the feature on its list screen.
+  ///
+  /// Without a store file, or with one that does not exist yet, the list
+  /// starts with two items added through the view model, `ToDo Item 1` and
+  /// `ToDo Item 2`.
+  ///
+  /// - Parameter environment: The store file, if any.
+  /// - Throws: ``FeatureError`` with the ``POMVVM/StoreError``'s message if
+  ///   the store file cannot be read or is not a valid store file (the file
+  ///   is left untouched), or if a new store file cannot be written.
+  public init(environment: FeatureEnvironment) throws(FeatureError) {
+    let store: Store<ToDoItem>
+    var isNew = true
+    if let url = environment.storeURL {
+      isNew = !FileManager.default.fileExists(atPath: url.path)
+      do throws(StoreError) {
+        store = try Store(contentsOf: url)
+      } catch {
+        throw FeatureError(error.description)
+      }
+    } else {
+      store = Store()
+    }
+    list = ToDoListViewModel(store: store)
+    listView.bind(to: list)
+    saveStatus.bind(to: list)
+    guard isNew else { return }
+    let reports = Diagnostics.capturing {
+      for _ in 0..<2 {
+        _ = try? list.add()
+      }
+    }
+    if let saveError = list.saveError.value {
+      throw FeatureError(saveError.description)
+    }
+    Self.forward(reports, except: nil)
+  }
+
+  /// The list or the detail screen.
+  public var currentScreen: ScriptScreen {
+    screen == .list ? Self.listScreen : Self.detailScreen
+  }
+
+  /// The lines of the screen showing — ``ToDo/ToDoListView/lines`` or
+  /// ``ToDo/ToDoEditorView/lines`` — and the ``SaveStatusView``'s line after
+  /// them while a save fails.
+  public var lines: [String] {
+    (screen == .list ? listView.lines : editorView.lines) + saveStatus.lines
+  }
+
+  /// How many rows the list shows.
+  var rowCount: Int { listView.titles.count }
+
+  /// Shows the detail screen of the item at a row.
+  ///
+  /// - Parameter row: The row, from 1 as displayed.
+  /// - Throws: ``ToDo/ToDoRefusal`` if no item is at that row.
+  func open(row: Int) throws(ToDoRefusal) {
+    editorView.bind(to: try list.editor(row: row))
+    screen = .detail
+    editor = nil
+  }
+
+  /// Goes back to the list, unbinding the detail screen.
+  func back() {
+    editorView.unbind()
+    editor = nil
+    screen = .list
+    cursor = min(cursor, max(rowCount - 1, 0))
+  }
+
+  /// Runs a change to the store with the kit's diagnostics held, and
+  /// returns the save error it left, if any.
+  ///
+  /// The store reports a failed save to `Diagnostics` as well as in its
+  /// `saveError`; the caller shows the error itself, so that report is
+  /// dropped, and any other is passed on.
+  ///
+  /// - Parameter change: The change.
+  /// - Returns: The store's save error after the change.
+  func saving(_ change: () -> Void) -> StoreError? {
+    let reports = Diagnostics.capturing(change)
+    let saveError = list.saveError.value
+    Self.forward(reports, except: saveError)
+    return saveError
+  }
+
+  private static func forward(_ reports: [String], except saveError: StoreError?) {
+    for report in reports where report != saveError?.description {
+      Diagnostics.report(report)
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import DemoApp
+import Foundation
+import Testing
+import TextUI
+
+/// A whole 80×24 screen: the given lines at the top, blank rows, and the
+/// help line at the bottom.
+private func screen(_ top: String, help: String) -> String {
+  let lines = top.split(separator: "\n", omittingEmptySubsequences: false)
+  return (lines + Array(repeating: "", count: 23 - lines.count) + [Substring(help)])
+    .joined(separator: "\n")
+}
+
+private let listHelp = "↑/↓ move  enter open  a add  d delete  q quit"
+private let fullListHelp = "↑/↓ move  enter open  a add (full)  d delete  q quit"
+private let detailHelp = "e edit title  d delete  esc/b back  q quit"
+private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+
+/// The first screen of the to-do list.
+private let start = """
+  To-do (2 of 10, add: enabled)
+  > 1. ToDo Item 1
+    2. ToDo Item 2
+  Last change: insert [1]
+  """
+
+/// The to-do list's screens and keys, on a virtual terminal and driven
+/// directly.
+@MainActor
+@Suite("To-do in interactive mode")
+struct ToDoInteractiveTests {
+  @Test func moveOpenEditTheTitleGoBackAddAndDelete() async {
+    let (transcript, terminal) = await runInteractive(
+      typing: [
+        "j", "\r", "e", "\u{15}", "Buy 牛乳 🥛", "\u{7F}", "\r", "b", "a", "k", "d", "q", "a",
+      ], arguments: ["todo"])
+    #expect(transcript == Transcript(status: 0, output: ""))
+    #expect(terminal.wasRestored && !terminal.isFullScreen)
+    #expect(
+      terminal.screens == [
+        screen(start, help: listHelp),
+        screen(
+          """
+          To-do (2 of 10, add: enabled)
+            1. ToDo Item 1
+          > 2. ToDo Item 2
+          Last change: insert [1]
+          """, help: listHelp),
+        screen("To-do item\n  Title: ToDo Item 2", help: detailHelp),
+        screen("To-do item\n  Title: ToDo Item 2", help: editHelp),
+        screen("To-do item\n  Title:", help: editHelp),
+        screen("To-do item\n  Title: Buy 牛乳 🥛", help: editHelp),
+        screen("To-do item\n  Title: Buy 牛乳", help: editHelp),
+        screen("To-do item\n  Title: Buy 牛乳", help: detailHelp),
+        screen(
+          """
+          To-do (2 of 10, add: enabled)
+            1. ToDo Item 1
+          > 2. Buy 牛乳
+          Last change: update [1]
+          """, help: listHelp),
+        screen(
+          """
+          To-do (3 of 10, add: enabled)
+            1. ToDo Item 1
+            2. Buy 牛乳
+          > 3. ToDo Item 3
+          Last change: insert [2]
+          """, help: listHelp),
+        screen(
+          """
+          To-do (3 of 10, add: enabled)
+            1. ToDo Item 1
+          > 2. Buy 牛乳
+            3. ToDo Item 3
+          Last change: insert [2]
+          """, help: listHelp),
+        screen(
+          """
+          To-do (2 of 10, add: enabled)
+            1. ToDo Item 1
+          > 2. ToDo Item 3
+          Last change: remove [1]
+          """, help: listHelp),
+      ], "q quit before the last a was read")
+  }
+
+  @Test func addIsDisabledAtTenItemsAndSaysSoWhenPressed() async {
+    let rows = (1...10).map { "  \($0). ToDo Item \($0)" }
+    func list(_ rows: [String], header: String, lastChange: String, cursor: Int) -> String {
+      var rows = rows
+      rows[cursor] = ">" + rows[cursor].dropFirst()
+      return ([header] + rows + ["Last change: \(lastChange)"]).joined(separator: "\n")
+    }
+    let full = list(
+      rows, header: "To-do (10 of 10, add: disabled)", lastChange: "insert [9]", cursor: 9)
+    let (_, terminal) = await runInteractive(
+      typing: ["aaaaaaaa", "a", "k", "d", "a"], arguments: ["todo"])
+    #expect(
+      terminal.screens == [
+        screen(start, help: listHelp),
+        screen(full, help: fullListHelp),
+        screen(
+          full + "\n\n  the list is full: at most 10 items; press d to delete one",
+          help: fullListHelp),
+        screen(
+          list(
+            rows, header: "To-do (10 of 10, add: disabled)", lastChange: "insert [9]", cursor: 8),
+          help: fullListHelp),
+        screen(
+          list(
+            Array(rows.prefix(8)) + ["  9. ToDo Item 10"],
+            header: "To-do (9 of 10, add: enabled)", lastChange: "remove [8]", cursor: 8),
+          help: listHelp),
+        screen(
+          list(
+            Array(rows.prefix(8)) + ["  9. ToDo Item 10", "  10. ToDo Item 11"],
+            header: "To-do (10 of 10, add: disabled)", lastChange: "insert [9]", cursor: 9),
+          help: fullListHelp),
+      ])
+  }
+
+  @Test func deleteOnTheDetailGoesBackAndAnEmptyListSaysHowToAdd() async {
+    let (transcript, terminal) = await runInteractive(
+      typing: ["\r", "d", "\r", "\u{1B}", "d", "\r", "d", "k", "q"], arguments: ["todo"])
+    #expect(transcript == Transcript(status: 0, output: ""))
+    let empty = """
+      To-do (0 of 10, add: enabled)
+        No items: press a to add one.
+      Last change: remove [0]
+      """
+    #expect(
+      terminal.screens == [
+        screen(start, help: listHelp),
+        screen("To-do item\n  Title: ToDo Item 1", help: detailHelp),
+        screen(
+          "To-do (1 of 10, add: enabled)\n> 1. ToDo Item 2\nLast change: remove [0]",
+          help: listHelp),
+        screen("To-do item\n  Title: ToDo Item 2", help: detailHelp),
+        screen(empty, help: listHelp),
+        screen(empty, help: listHelp),
+        screen(empty, help: listHelp),
+        screen(empty, help: listHelp),
+      ], "escape went back, then d deleted the last row; enter, d and k do nothing")
+  }
+}
+
+/// The to-do list's frames, with styles and the cursor, driven directly.
+@MainActor
+@Suite("To-do frames")
+struct ToDoFrameTests {
+  private let feature: ToDoFeature
+
+  init() throws {
+    feature = try ToDoFeature(environment: FeatureEnvironment())
+  }
+
+  /// The body as text, with each line's style after a `|` when it has one.
+  private func body(width: Int = 40, height: Int = 20) -> String {
+    let frame = feature.body(size: TerminalSize(width: width, height: height))
+    var lines = frame.lines.map { line in
+      line.style.isEmpty ? line.text : "\(line.text) |\(Self.name(of: line.style))"
+    }
+    if let cursor = frame.cursor {
+      lines.append("cursor at \(cursor.row),\(cursor.column)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func name(of style: LineStyle) -> String {
+    [
+      (LineStyle.bold, "bold"), (.dim, "dim"), (.underline, "underline"), (.reverse, "reverse"),
+      (.accent, "accent"),
+    ]
+    .filter { style.contains($0.0) }.map(\.1).joined(separator: ",")
+  }
+
+  private func press(_ keys: Key...) {
+    for key in keys {
+      #expect(feature.handle(key) == .continue)
+    }
+  }
+
+  @Test func theSelectionIsReversedAndTheEditorShowsTheCursor() {
+    #expect(
+      body() == """
+        To-do (2 of 10, add: enabled) |bold
+        > 1. ToDo Item 1 |reverse
+          2. ToDo Item 2
+        Last change: insert [1] |dim
+        """)
+    press(.end, .enter, .character("e"), .left, .left)
+    #expect(
+      body() == """
+        To-do item |bold
+          Title: ToDo Item 2 |underline
+        cursor at 1,18
+        """)
+    #expect(feature.handle(.character("q")) == .continue, "q is text while editing")
+    press(.escape)
+    #expect(feature.lines == ["To-do item", "  Title: ToDo Item 2"], "escape cancels the edit")
+    press(.left)
+    #expect(feature.currentScreen.name == "list", "the left arrow goes back too")
+    #expect(feature.handle(.character("q")) == .quit)
+  }
+
+  @Test func aSmallTerminalScrollsTheListToKeepTheSelectionInView() {
+    for _ in 1...8 {
+      press(.character("a"))
+    }
+    #expect(
+      body(height: 6) == """
+        To-do (10 of 10, add: disabled) |bold
+          7. ToDo Item 7
+          8. ToDo Item 8
+          9. ToDo Item 9
+        > 10. ToDo Item 10 |reverse
+        Last change: insert [9] |dim
+        """)
+    press(.home, .down)
+    #expect(
+      body(height: 6) == """
+        To-do (10 of 10, add: disabled) |bold
+        > 2. ToDo Item 2 |reverse
+          3. ToDo Item 3
+          4. ToDo Item 4
+          5. ToDo Item 5
+        Last change: insert [9] |dim
+        """, "the view scrolls just enough to show the selection")
+  }
+
+  @Test func aFailedSaveShowsUnderTheScreen() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-todo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("t.json")
+    let inTheWay = directory.appendingPathComponent(".t.json.saving")
+    let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
+    try FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: false)
+    #expect(feature.handle(.character("d")) == .continue)
+    let frame = feature.body(size: TerminalSize(width: 200, height: 20))
+    #expect(
+      frame.lines == [
+        Frame.Line("To-do (1 of 10, add: enabled)", style: .bold),
+        Frame.Line("> 1. ToDo Item 2", style: .reverse),
+        Frame.Line("Last change: remove [0]", style: .dim),
+        Frame.Line(
+          "Save failed: cannot save \(url.path): \(inTheWay.path) is a directory; "
+            + "the file on disk was not changed", style: .bold),
+      ])
+  }
+}

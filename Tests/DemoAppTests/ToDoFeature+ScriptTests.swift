@@ -1,0 +1,273 @@
+import DemoApp
+import Testing
+
+private let listUsage = "add [TITLE], delete N, open N, render, help, quit"
+private let detailUsage = "title TEXT, delete, back, render, help, quit"
+
+/// Script-mode flows of the to-do list, each compared whole: the exit
+/// status, everything printed to standard output and to standard error.
+@MainActor
+@Suite("To-do in script mode")
+struct ToDoScriptTests {
+  @Test func theListStartsWithTwoItemsAndAddAppendsWithTheDefaultOrTheExactTitle() async {
+    // Spelled with \n: the trailing spaces are part of the test.
+    #expect(
+      await runScript("render\nadd\nadd  two  spaces \nadd \n", arguments: ["todo"])
+        == Transcript(
+          status: 0,
+          output: "To-do (2 of 10, add: enabled)\n"
+            + "  1. ToDo Item 1\n"
+            + "  2. ToDo Item 2\n"
+            + "Last change: insert [1]\n"
+            + "\n"
+            + "To-do (3 of 10, add: enabled)\n"
+            + "  1. ToDo Item 1\n"
+            + "  2. ToDo Item 2\n"
+            + "  3. ToDo Item 3\n"
+            + "Last change: insert [2]\n"
+            + "\n"
+            + "To-do (4 of 10, add: enabled)\n"
+            + "  1. ToDo Item 1\n"
+            + "  2. ToDo Item 2\n"
+            + "  3. ToDo Item 3\n"
+            + "  4.  two  spaces \n"
+            + "Last change: insert [3]\n"
+            + "\n"
+            + "To-do (5 of 10, add: enabled)\n"
+            + "  1. ToDo Item 1\n"
+            + "  2. ToDo Item 2\n"
+            + "  3. ToDo Item 3\n"
+            + "  4.  two  spaces \n"
+            + "  5. ToDo Item 5\n"
+            + "Last change: insert [4]\n"))
+  }
+
+  @Test func openEditTheTitleGoBackAndDeleteOnBothScreens() async {
+    #expect(
+      await runScript(
+        """
+        open 2
+        title Buy oat milk
+        render
+        back
+        delete 1
+        open 1
+        title 牛乳 🥛 e\u{301}
+        delete
+        """, arguments: ["todo"])
+        == Transcript(
+          status: 0,
+          output: """
+            To-do item
+              Title: ToDo Item 2
+
+            To-do item
+              Title: Buy oat milk
+
+            To-do item
+              Title: Buy oat milk
+
+            To-do (2 of 10, add: enabled)
+              1. ToDo Item 1
+              2. Buy oat milk
+            Last change: update [1]
+
+            To-do (1 of 10, add: enabled)
+              1. Buy oat milk
+            Last change: remove [0]
+
+            To-do item
+              Title: Buy oat milk
+
+            To-do item
+              Title: 牛乳 🥛 e\u{301}
+
+            To-do (0 of 10, add: enabled)
+            Last change: remove [0]
+
+            """))
+  }
+
+  @Test func addAtTenItemsIsAnErrorUntilAnItemIsDeleted() async {
+    #expect(
+      await runScript(
+        """
+        add
+        add
+        add
+        add
+        add
+        add
+        add
+        add
+        render
+        add
+        add one too many
+        delete 10
+        add Last
+        render
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            To-do (10 of 10, add: disabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+              3. ToDo Item 3
+              4. ToDo Item 4
+              5. ToDo Item 5
+              6. ToDo Item 6
+              7. ToDo Item 7
+              8. ToDo Item 8
+              9. ToDo Item 9
+              10. ToDo Item 10
+            Last change: insert [9]
+
+            To-do (10 of 10, add: disabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+              3. ToDo Item 3
+              4. ToDo Item 4
+              5. ToDo Item 5
+              6. ToDo Item 6
+              7. ToDo Item 7
+              8. ToDo Item 8
+              9. ToDo Item 9
+              10. Last
+            Last change: insert [9]
+
+            """,
+          error: """
+            error: the list is full: at most 10 items
+            error: the list is full: at most 10 items
+
+            """))
+  }
+
+  @Test func badCommandsOnTheListSayWhatIsAcceptedAndChangeNothing() async {
+    #expect(
+      await runScript(
+        """
+        frob
+        delete
+        delete x
+        delete 1 2
+        delete 0
+        delete 3
+        open
+        open 9
+        title x
+        back
+        Add
+        render now
+        delete 1
+        delete 1
+        delete 1
+        open 1
+        render
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            To-do (0 of 10, add: enabled)
+            Last change: remove [0]
+
+            """,
+          error: """
+            error: unknown command 'frob'; on the list screen use: \(listUsage)
+            error: delete needs a row number: delete N (1-2)
+            error: 'x' is not a row number: delete N (1-2)
+            error: '1 2' is not a row number: delete N (1-2)
+            error: row 0 is out of range: rows 1-2
+            error: row 3 is out of range: rows 1-2
+            error: open needs a row number: open N (1-2)
+            error: row 9 is out of range: rows 1-2
+            error: 'title' is a detail command; on the list screen use: \(listUsage)
+            error: 'back' is a detail command; on the list screen use: \(listUsage)
+            error: unknown command 'Add'; on the list screen use: \(listUsage)
+            error: render takes no argument, got 'now': use 'render' alone
+            error: row 1 is out of range: the list is empty
+            error: row 1 is out of range: the list is empty
+
+            """))
+  }
+
+  @Test func badCommandsOnTheDetailSayWhatIsAcceptedAndChangeNothing() async {
+    #expect(
+      await runScript(
+        """
+        open 1
+        add
+        add x
+        open 2
+        delete 1
+        title
+        back now
+        frob
+        help me
+        render
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            To-do item
+              Title: ToDo Item 1
+
+            """,
+          error: """
+            error: 'add' is a list command; on the detail screen use: \(detailUsage)
+            error: 'add' is a list command; on the detail screen use: \(detailUsage)
+            error: 'open' is a list command; on the detail screen use: \(detailUsage)
+            error: delete takes no argument, got '1': use 'delete' alone
+            error: title needs the new title: title TEXT
+            error: back takes no argument, got 'now': use 'back' alone
+            error: unknown command 'frob'; on the detail screen use: \(detailUsage)
+            error: help takes no argument, got 'me': use 'help' alone
+
+            """))
+  }
+
+  @Test func aTitleIsKeptExactlyAndMayBeEmpty() async {
+    // Spelled with \n: the trailing spaces are part of the test.
+    #expect(
+      await runScript(
+        "open 1\ntitle  two  spaces \nback\nopen 2\ntitle \nback\nrender\n",
+        arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 0,
+          output: "To-do (2 of 10, add: enabled)\n"
+            + "  1.  two  spaces \n"
+            + "  2. \n"
+            + "Last change: update [1]\n"))
+  }
+
+  @Test func helpListsTheCommandsOfTheScreenShowing() async {
+    #expect(
+      await runScript(
+        """
+        help
+        open 1
+        help
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 0,
+          output: """
+            Commands on the list screen:
+              add [TITLE]  add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
+              delete N     delete row N
+              open N       show row N on the detail screen, to edit it
+              render       print the screen
+              help         print the commands of this screen
+              quit         end the script
+
+            Commands on the detail screen:
+              title TEXT  set the title to everything after the first space
+              delete      delete the item and go back to the list
+              back        go back to the list
+              render      print the screen
+              help        print the commands of this screen
+              quit        end the script
+
+            """))
+  }
+}

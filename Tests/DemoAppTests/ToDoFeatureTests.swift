@@ -1,0 +1,261 @@
+import DemoApp
+import Foundation
+import POMVVM
+import POMVVMTesting
+import Testing
+import ToDo
+
+/// A new, empty temporary directory; the caller removes it.
+private func makeTemporaryDirectory() throws -> URL {
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("pomvvm-todo-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  return directory
+}
+
+/// A store file as the store writes it: pretty-printed JSON, keys sorted.
+private func storeFile(_ items: [(id: Int, title: String)]) -> String {
+  let objects = items.map { item in
+    "  {\n    \"id\" : \(item.id),\n    \"title\" : \"\(item.title)\"\n  }"
+  }
+  return "[\n" + objects.joined(separator: ",\n") + "\n]"
+}
+
+private func contents(of url: URL) throws -> String {
+  try String(contentsOf: url, encoding: .utf8)
+}
+
+/// Where a failed save leaves a directory in the store's way: at the
+/// temporary file it writes before renaming it over the store file.
+private func temporaryFile(of url: URL) -> URL {
+  url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).saving")
+}
+
+/// The to-do feature's store: persistence across runs, files it cannot read,
+/// saves that fail, and its object graph.
+@MainActor
+@Suite("To-do store")
+struct ToDoFeatureTests {
+  @Test func theListPersistsAcrossRunsWithStore() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let arguments = ["todo", "--quiet", "--store", url.path]
+    #expect(
+      await runScript(
+        """
+        add Buy milk
+        open 1
+        title Call mom
+        back
+        delete 2
+        render
+        """, arguments: arguments)
+        == Transcript(
+          status: 0,
+          output: """
+            To-do (2 of 10, add: enabled)
+              1. Call mom
+              2. Buy milk
+            Last change: remove [1]
+
+            """))
+    #expect(try contents(of: url) == storeFile([(1, "Call mom"), (3, "Buy milk")]))
+
+    #expect(
+      await runScript("render\nadd", arguments: ["todo", "--store", url.path])
+        == Transcript(
+          status: 0,
+          output: """
+            To-do (2 of 10, add: enabled)
+              1. Call mom
+              2. Buy milk
+            Last change: none
+
+            To-do (3 of 10, add: enabled)
+              1. Call mom
+              2. Buy milk
+              3. ToDo Item 4
+            Last change: insert [2]
+
+            """))
+    #expect(
+      try contents(of: url) == storeFile([(1, "Call mom"), (3, "Buy milk"), (4, "ToDo Item 4")]))
+
+    #expect(
+      await runScript("delete 1\ndelete 1\ndelete 1", arguments: arguments)
+        == Transcript(status: 0, output: ""))
+    #expect(
+      await runScript("render", arguments: arguments)
+        == Transcript(
+          status: 0, output: "To-do (0 of 10, add: enabled)\nLast change: none\n"),
+      "an emptied list stays empty: only a new file starts with the sample items")
+    #expect(try contents(of: url) == "[\n\n]")
+  }
+
+  @Test func aStoreFileThatIsNotAValidStoreStopsTheAppAndIsLeftUntouched() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let corrupt = #"[{"id": 1}]"#
+    try corrupt.write(to: url, atomically: false, encoding: .utf8)
+    #expect(
+      await runScript("add\nrender", arguments: ["todo", "--store", url.path])
+        == Transcript(
+          status: 1, output: "",
+          error: "error: cannot read \(url.path): it is not a valid store file "
+            + "(missing the field 'title'); the file was left untouched\n"))
+    #expect(try contents(of: url) == corrupt)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.json"])
+  }
+
+  /// Files whose error text comes from Foundation: the expected message is
+  /// the store's own error for the file.
+  @Test(arguments: ["not JSON", "{\"id\": 1, \"title\": \"an object, not an array\"}", "[1, 2]"])
+  func aStoreFileThatIsNotJSONOrNotAListIsRefused(text: String) async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    try text.write(to: url, atomically: false, encoding: .utf8)
+    let storeError = #expect(throws: StoreError.self) { try Store<ToDoItem>(contentsOf: url) }
+    #expect(storeError?.kind == .corrupt)
+    #expect(
+      await runScript("render", arguments: ["todo", "--store", url.path])
+        == Transcript(status: 1, output: "", error: "error: \(storeError?.description ?? "")\n"))
+    #expect(try contents(of: url) == text)
+  }
+
+  @Test func aStorePathThatIsADirectoryIsRefused() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    let storeError = #expect(throws: StoreError.self) { try Store<ToDoItem>(contentsOf: url) }
+    #expect(storeError?.kind == .unreadable)
+    #expect(storeError?.description.hasPrefix("cannot read \(url.path): ") == true)
+    #expect(
+      await runScript("render", arguments: ["todo", "--store", url.path])
+        == Transcript(status: 1, output: "", error: "error: \(storeError?.description ?? "")\n"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: url.path).isEmpty)
+  }
+
+  @Test func aNewStoreFileThatCannotBeWrittenStopsTheApp() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("missing/todo.json")
+    #expect(
+      await runScript("render", arguments: ["todo", "--store", url.path])
+        == Transcript(
+          status: 1, output: "",
+          error: "error: cannot save \(url.path): open \(temporaryFile(of: url).path) failed: "
+            + "No such file or directory; the file on disk was not changed\n"))
+  }
+
+  @Test func aChangeThatCannotBeSavedIsAnErrorAndTheScreenSaysSo() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let arguments = ["todo", "--store", url.path]
+    #expect(await runScript("", arguments: arguments) == Transcript(status: 0, output: ""))
+    let saved = try contents(of: url)
+    #expect(saved == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2")]))
+    let inTheWay = temporaryFile(of: url)
+    try FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: false)
+    let failure =
+      "cannot save \(url.path): \(inTheWay.path) is a directory; the file on disk was not changed"
+
+    var transcript = Transcript(status: -1, output: "")
+    let reports = await Diagnostics.capturing {
+      transcript = await runScript(
+        """
+        add Buy milk
+        render
+        open 1
+        title Call mom
+        back
+        delete 2
+        render
+        """, arguments: arguments)
+    }
+    #expect(
+      transcript
+        == Transcript(
+          status: 1,
+          output: """
+            To-do (3 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+              3. Buy milk
+            Last change: insert [2]
+            Save failed: \(failure)
+
+            To-do item
+              Title: ToDo Item 1
+            Save failed: \(failure)
+
+            To-do (3 of 10, add: enabled)
+              1. Call mom
+              2. ToDo Item 2
+              3. Buy milk
+            Last change: update [0]
+            Save failed: \(failure)
+
+            To-do (2 of 10, add: enabled)
+              1. Call mom
+              2. Buy milk
+            Last change: remove [1]
+            Save failed: \(failure)
+
+            """,
+          error: """
+            error: the change was made but not saved: \(failure)
+            error: the change was made but not saved: \(failure)
+            error: the change was made but not saved: \(failure)
+
+            """))
+    #expect(reports.isEmpty, "the save errors were reported once, as the commands' errors")
+    #expect(try contents(of: url) == saved)
+  }
+
+  @Test func theNextSaveThatSucceedsWritesEverythingAndClearsTheError() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let inTheWay = temporaryFile(of: url)
+    let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
+    try FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: false)
+    #expect(throws: ScriptError.self) {
+      try feature.perform(ScriptCommand(word: "add", argument: "Buy milk"))
+    }
+    #expect(feature.lines.last?.hasPrefix("Save failed: cannot save \(url.path): ") == true)
+    try FileManager.default.removeItem(at: inTheWay)
+    try feature.perform(ScriptCommand(word: "delete", argument: "1"))
+    #expect(
+      feature.lines == [
+        "To-do (2 of 10, add: enabled)", "  1. ToDo Item 2", "  2. Buy milk",
+        "Last change: remove [0]",
+      ])
+    #expect(try contents(of: url) == storeFile([(2, "ToDo Item 2"), (3, "Buy milk")]))
+  }
+
+  @Test func theFeatureReleasesItsViewsAndViewModels() throws {
+    checkNoLeaks {
+      do {
+        let feature = try ToDoFeature(environment: FeatureEnvironment())
+        try feature.perform(ScriptCommand(word: "add", argument: "Buy milk"))
+        try feature.perform(ScriptCommand(word: "open", argument: "3"))
+        let editor: [AnyObject] = feature.editorView.viewModel.map { [$0, $0.title.base] } ?? []
+        try feature.perform(ScriptCommand(word: "title", argument: "Call mom"))
+        try feature.perform(ScriptCommand(word: "back"))
+        try feature.perform(ScriptCommand(word: "open", argument: "1"))
+        return [
+          feature, feature.list, feature.list.store, feature.list.store.items, feature.listView,
+          feature.editorView, feature.saveStatus,
+        ] + editor
+      } catch {
+        Issue.record("the commands failed: \(error)")
+        return []
+      }
+    }
+  }
+}
