@@ -20,3 +20,15 @@ struct ScriptErrorTests {
         == "'add' is a list command; on the detail screen use: on, render, help, quit")
   }
 }
+
+@Suite("Script errors' wording")
+struct ScriptErrorWordingTests {
+  @Test(arguments: [("list", "a list"), ("editor", "an editor"), ("update", "an update")])
+  func aMisplacedCommandTakesTheRightArticle(screen: String, phrase: String) {
+    let home = ScriptScreen(name: screen, commands: [CommandHelp("go", "go")])
+    let here = ScriptScreen(name: "here", commands: [])
+    #expect(
+      ScriptError.misplacedCommand("go", belongingTo: home, on: here).message
+        == "'go' is \(phrase) command; on the here screen use: render, help, quit")
+  }
+}

@@ -97,7 +97,7 @@ struct StoreTests {
     #expect(error.kind == .unwritable)
     #expect(reports == [error.description])
     #expect(error.description.contains(directory.file().path))
-    #expect(error.description.hasSuffix("the previous file is unchanged"))
+    #expect(error.description.hasSuffix("the file on disk was not changed"))
     try FileManager.default.removeItem(at: obstacle)
     store.items.append(Note(id: 3, title: "saved again"))
     #expect(store.saveError.value == nil)

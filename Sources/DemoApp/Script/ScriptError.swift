@@ -37,7 +37,9 @@ public struct ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
   public static func misplacedCommand(
     _ word: String, belongingTo home: ScriptScreen, on screen: ScriptScreen
   ) -> ScriptError {
-    ScriptError(
-      "'\(word)' is a \(home.name) command; on the \(screen.name) screen use: \(screen.usageList)")
+    let article = home.name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    return ScriptError(
+      "'\(word)' is \(article) \(home.name) command; on the \(screen.name) screen use: "
+        + screen.usageList)
   }
 }

@@ -44,7 +44,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .corrupt:
       "cannot read \(path): it is not a valid store file (\(reason)); the file was left untouched"
     case .unwritable:
-      "cannot save \(path): \(reason); the previous file is unchanged"
+      "cannot save \(path): \(reason); the file on disk was not changed"
     }
   }
 }
