@@ -11,7 +11,8 @@ import Darwin
 ///
 /// The kit never crashes on these; it refuses, keeps going and reports here.
 /// By default a report goes to standard error. Tests capture reports with
-/// ``capturing(_:)``.
+/// ``capturing(_:)-9p8jg`` (or its asynchronous twin,
+/// ``capturing(_:)-13eg8``).
 @MainActor
 public enum Diagnostics {
   /// Receives every report; by default writes `POMVVM: <message>` to
