@@ -21,7 +21,8 @@ let package = Package(
     .target(name: "TextUI"),
     // The sample app's screens and modes; the executable only starts it.
     .target(
-      name: "DemoApp", dependencies: ["POMVVM", "MasterDetail", "Login", "ToDo", "Movies", "TextUI"]),
+      name: "DemoApp",
+      dependencies: ["POMVVM", "MasterDetail", "Login", "ToDo", "Movies", "TextUI"]),
     .executableTarget(name: "pomvvm-demo", dependencies: ["DemoApp"]),
     // Helpers shared by the test targets: latches, recorders, a seeded generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -34,7 +35,9 @@ let package = Package(
     .testTarget(name: "TextUITests", dependencies: ["TextUI"]),
     .testTarget(
       name: "DemoAppTests",
-      dependencies: ["DemoApp", "MasterDetail", "Login", "ToDo", "Movies", "TextUI", "POMVVMTesting"]),
+      dependencies: [
+        "DemoApp", "MasterDetail", "Login", "ToDo", "Movies", "TextUI", "POMVVMTesting",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -16,8 +16,10 @@ struct ArticleItem: Hashable {
 }
 
 /// Article 002's diff, as published: set inclusion, then `index(of:)` per
-/// changed element. It reports appends and removals only (no edits, no
-/// moves), and falls back to reload otherwise.
+/// changed element.
+///
+/// It reports appends and removals only (no edits, no moves), and falls back
+/// to reload otherwise.
 enum ArticleBehavior {
   case add([Int])
   case remove([Int])

@@ -1,9 +1,9 @@
 import CHeapStats
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// How long to run each measurement; `--smoke` makes every count tiny, for CI.
@@ -97,7 +97,8 @@ func bytesPerObject(_ count: Int, _ make: (inout [AnyObject]) -> Void) -> Double
 struct Report {
   private var rows: [(String, String, String)] = []
 
-  mutating func add(_ name: String, _ value: Double, unit: String, ratios: [(String, Double)] = []) {
+  mutating func add(_ name: String, _ value: Double, unit: String, ratios: [(String, Double)] = [])
+  {
     let figure = value >= 100 ? String(Int(value.rounded())) : format(value, 2)
     let ratioText = ratios.map { name, baseline in
       baseline > 0 ? "\(format(value / baseline, 2))x \(name)" : "(no \(name) figure)"
