@@ -37,15 +37,10 @@ extension MasterDetailFeature {
       lines.append(Frame.Line("  No items yet: press a to add one.", style: .dim))
       return Frame(lines: lines)
     }
-    cursor = min(max(cursor, 0), rowCount - 1)
-    let capacity = max(size.height - 1, 1)
-    pageSize = capacity
-    top = min(max(top, cursor - capacity + 1), cursor)
-    top = max(min(top, rowCount - capacity), 0)
-    for index in top..<min(top + capacity, rowCount) {
+    for index in cursor.window(rowCount: rowCount, capacity: size.height - 1) {
       var style = Self.style(for: list.rows[index].style)
       var text = list.line(forRow: index)
-      if index == cursor {
+      if index == cursor.row {
         // The line starts with two spaces of indentation: mark it there.
         text = ">" + text.dropFirst()
         style.insert(.reverse)
@@ -98,26 +93,21 @@ extension MasterDetailFeature {
   }
 
   private func handleOnList(_ key: Key) {
+    guard !cursor.move(for: key, rowCount: rowCount) else { return }
     switch key {
-    case .up, .character("k"): cursor = max(cursor - 1, 0)
-    case .down, .character("j"): cursor = min(cursor + 1, max(rowCount - 1, 0))
-    case .home: cursor = 0
-    case .end: cursor = max(rowCount - 1, 0)
-    case .pageUp: cursor = max(cursor - pageSize, 0)
-    case .pageDown: cursor = min(cursor + pageSize, max(rowCount - 1, 0))
     case .character(" "):
-      if list.rows.indices.contains(cursor) {
-        list.rows[cursor].tapSwitch()
+      if list.rows.indices.contains(cursor.row) {
+        list.rows[cursor.row].tapSwitch()
       }
     case .enter:
-      open(row: cursor)
+      open(row: cursor.row)
     case .character("a"):
       master.insertNowDate(text: nil)
-      cursor = 0
+      cursor.row = 0
     case .character("d"):
-      if list.rows.indices.contains(cursor) {
-        master.delete(at: cursor)
-        cursor = min(cursor, max(rowCount - 1, 0))
+      if list.rows.indices.contains(cursor.row) {
+        master.delete(at: cursor.row)
+        cursor.clamp(toRowCount: rowCount)
       }
     default:
       break

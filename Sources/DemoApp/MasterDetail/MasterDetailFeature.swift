@@ -66,9 +66,7 @@ public final class MasterDetailFeature: DemoFeature {
 
   // Interactive state: the selected row, the first row shown, and the text
   // being edited on the detail screen.
-  var cursor = 0
-  var top = 0
-  var pageSize = 10
+  var cursor = ListCursor()
   var editor: LineEditor?
 
   /// Creates the feature on its list screen, with no items.
@@ -112,6 +110,6 @@ public final class MasterDetailFeature: DemoFeature {
     detail.unbind()
     editor = nil
     screen = .list
-    cursor = min(cursor, max(rowCount - 1, 0))
+    cursor.clamp(toRowCount: rowCount)
   }
 }

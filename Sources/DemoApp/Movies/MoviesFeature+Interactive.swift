@@ -26,11 +26,11 @@ extension MoviesFeature {
         lines: [Frame.Line(lines.first ?? "", style: .bold)]
           + hint.map { Frame.Line($0, style: .dim) })
     }
-    cursor = min(max(cursor, 0), rowCount - 1)
+    cursor.clamp(toRowCount: rowCount)
     return Frame(
       lines: lines.enumerated().map { index, line in
         if index == 0 { return Frame.Line(line, style: .bold) }
-        guard index - 1 == cursor else { return Frame.Line(line) }
+        guard index - 1 == cursor.row else { return Frame.Line(line) }
         // The row starts with two spaces of indentation: mark it there.
         return Frame.Line(">" + line.dropFirst(), style: .reverse)
       })
@@ -63,16 +63,15 @@ extension MoviesFeature {
   }
 
   private func handleOnList(_ key: Key) {
+    // Page keys turn the catalog's pages; the rest move within a page.
     switch key {
     case .character("l"): movies.send(.load)
-    case .up, .character("k"): cursor = max(cursor - 1, 0)
-    case .down, .character("j"): cursor = min(cursor + 1, max(rowCount - 1, 0))
     case .right, .character("n"), .pageDown:
-      if movies.send(.next) { cursor = 0 }
+      if movies.send(.next) { cursor.row = 0 }
     case .left, .character("p"), .pageUp:
-      if movies.send(.previous) { cursor = 0 }
-    case .enter: open(row: cursor)
-    default: break
+      if movies.send(.previous) { cursor.row = 0 }
+    case .enter: open(row: cursor.row)
+    default: _ = cursor.move(for: key, rowCount: rowCount)
     }
   }
 }

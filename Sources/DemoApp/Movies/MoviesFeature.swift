@@ -59,7 +59,7 @@ public final class MoviesFeature: DemoFeature {
   private(set) var detailViewModel: MovieDetailViewModel?
 
   /// The selected row on the terminal.
-  var cursor = 0
+  var cursor = ListCursor()
 
   /// Creates the feature on the list, idle.
   ///

@@ -48,15 +48,11 @@ extension ToDoFeature {
       lines.append(Frame.Line("  No items: press a to add one.", style: .dim))
       return Frame(lines: lines + [lastChange] + footer)
     }
-    cursor = min(max(cursor, 0), rowCount - 1)
-    let capacity = max(size.height - 2 - footer.count, 1)
-    top = min(max(top, cursor - capacity + 1), cursor)
-    top = max(min(top, rowCount - capacity), 0)
-    for index in top..<min(top + capacity, rowCount) {
+    for index in cursor.window(rowCount: rowCount, capacity: size.height - 2 - footer.count) {
       // The view's lines are its header, then one line per row.
       var text = viewLines[index + 1]
       var style: LineStyle = []
-      if index == cursor {
+      if index == cursor.row {
         // The line starts with two spaces of indentation: mark it there.
         text = ">" + text.dropFirst()
         style = .reverse
@@ -102,15 +98,12 @@ extension ToDoFeature {
   }
 
   private func handleOnList(_ key: Key) {
+    guard !cursor.move(for: key, rowCount: rowCount) else { return }
     switch key {
-    case .up, .character("k"): cursor = max(cursor - 1, 0)
-    case .down, .character("j"): cursor = min(cursor + 1, max(rowCount - 1, 0))
-    case .home: cursor = 0
-    case .end: cursor = max(rowCount - 1, 0)
     case .enter:
       guard rowCount > 0 else { return }
       do throws(ToDoRefusal) {
-        try open(row: cursor + 1)
+        try open(row: cursor.row + 1)
       } catch {
         notice = "\(error)"
       }
@@ -126,12 +119,12 @@ extension ToDoFeature {
       if let refusal {
         notice = "\(refusal); press d to delete one"
       } else {
-        cursor = rowCount - 1
+        cursor.row = rowCount - 1
       }
     case .character("d"):
       guard rowCount > 0 else { return }
-      _ = saving { _ = try? list.delete(row: cursor + 1) }
-      cursor = min(cursor, max(rowCount - 1, 0))
+      _ = saving { _ = try? list.delete(row: cursor.row + 1) }
+      cursor.clamp(toRowCount: rowCount)
     default:
       break
     }

@@ -78,8 +78,7 @@ public final class ToDoFeature: DemoFeature {
   // Interactive state: the selected row, the first row shown, the title
   // being edited on the detail screen, and the message of a refused key
   // until the next key.
-  var cursor = 0
-  var top = 0
+  var cursor = ListCursor()
   var editor: LineEditor?
   var notice: String?
 
@@ -151,7 +150,7 @@ public final class ToDoFeature: DemoFeature {
     editorView.unbind()
     editor = nil
     screen = .list
-    cursor = min(cursor, max(rowCount - 1, 0))
+    cursor.clamp(toRowCount: rowCount)
   }
 
   /// Runs a change to the store with the kit's diagnostics held, and
