@@ -8,7 +8,7 @@ extension MasterDetailFeature {
     case .list:
       return "↑/↓ move  space toggle  enter open  a add  d delete  q quit"
     case .detail where editor != nil:
-      return "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+      return LineEditor.keyHelp
     case .detail:
       return "space toggle  e edit text  d delete  esc/b back  q quit"
     }

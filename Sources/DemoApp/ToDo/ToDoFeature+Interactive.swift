@@ -11,7 +11,7 @@ extension ToDoFeature {
       let add = list.canAdd.value ? "a add" : "a add (full)"
       return "↑/↓ move  enter open  \(add)  d delete  q quit"
     case .detail where editor != nil:
-      return "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+      return LineEditor.keyHelp
     case .detail:
       return "e edit title  d delete  esc/b back  q quit"
     }

@@ -13,6 +13,9 @@
 /// editor.handle(.enter)            // .committed("café !")
 /// ```
 public struct LineEditor: Hashable, Sendable {
+  /// The editor's keys, for a help line while it edits.
+  public static let keyHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+
   /// The text, one element per grapheme cluster, so that moving and
   /// deleting cost no index walks and a long paste stays linear.
   private var characters: [Character]
