@@ -43,6 +43,8 @@ public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, 
   }
 
   /// The number of matching elements.
+  ///
+  /// - Complexity: O(1).
   public var value: Int { storage.value }
 
   /// Calls `handler` with the count now, then with every change of it.
@@ -52,6 +54,7 @@ public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, 
   /// - Parameter handler: Called on the main actor with each count.
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
   public func observe(_ handler: @escaping @MainActor (Int) -> Void) -> Subscription {
     storage._observe(retaining: self, changesOnly: false, handler)
   }
@@ -63,6 +66,7 @@ public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, 
   /// - Parameter handler: Called on the main actor with each new count.
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
   public func observeChanges(_ handler: @escaping @MainActor (Int) -> Void) -> Subscription {
     storage._observe(retaining: self, changesOnly: true, handler)
   }

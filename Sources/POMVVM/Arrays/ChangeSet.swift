@@ -160,6 +160,7 @@ public struct ChangeSet<Element> {
   ///   - old: The contents before the change.
   ///   - new: The contents after the change.
   /// - Returns: A reload change set.
+  /// - Complexity: O(1).
   public static func reload(from old: [Element], to new: [Element]) -> ChangeSet {
     var changeSet = ChangeSet()
     changeSet.reload = Reload(old: old, new: new)
@@ -167,14 +168,20 @@ public struct ChangeSet<Element> {
   }
 
   /// Whether the change set replaces every element instead of patching.
+  ///
+  /// - Complexity: O(1).
   public var isReload: Bool { reload != nil }
 
   /// Whether the change set changes nothing.
+  ///
+  /// - Complexity: O(1).
   public var isEmpty: Bool {
     reload == nil && removals.isEmpty && insertions.isEmpty && updates.isEmpty && moves.isEmpty
   }
 
   /// How many rows the change set touches (a reload touches every new row).
+  ///
+  /// - Complexity: O(1).
   public var count: Int {
     if let reload { return reload.new.count }
     return removals.count + insertions.count + updates.count + moves.count
@@ -200,6 +207,8 @@ extension ChangeSet: Equatable where Element: Equatable {}
 
 extension ChangeSet: CustomStringConvertible {
   /// A short summary, such as `insert [0], update [3]` or `reload 12`.
+  ///
+  /// - Complexity: O(*k*), where *k* is the number of changes.
   public var description: String {
     if let reload { return "reload \(reload.new.count)" }
     if isEmpty { return "no change" }

@@ -49,6 +49,8 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   ///
   /// Setting it writes through to the array; a refused write is reported to
   /// ``Diagnostics``.
+  ///
+  /// - Complexity: O(1) to read; O(1) on average to write.
   public var value: Element {
     get { storage.value }
     set { set(newValue) }
@@ -97,6 +99,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// - Parameter handler: Called on the main actor with each value.
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
   public func observe(_ handler: @escaping @MainActor (Element) -> Void) -> Subscription {
     storage._observe(retaining: self, changesOnly: false, handler)
   }
@@ -108,6 +111,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// - Parameter handler: Called on the main actor with each new value.
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
   public func observeChanges(_ handler: @escaping @MainActor (Element) -> Void) -> Subscription {
     storage._observe(retaining: self, changesOnly: true, handler)
   }
@@ -169,6 +173,7 @@ extension ObservableArray {
   ///   - id: The element's id.
   ///   - keyPath: The field.
   /// - Returns: The cell, or `nil` if no element has that id.
+  /// - Complexity: O(1) on average.
   public func cell<Field>(
     for id: Element.ID, _ keyPath: WritableKeyPath<Element, Field>
   ) -> ProjectedCell<ElementCell<Element>, Field>? {

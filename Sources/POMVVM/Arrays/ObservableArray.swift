@@ -116,6 +116,7 @@ public final class ObservableArray<Element: Identifiable> {
   /// - Parameter handler: Called on the main actor with each change.
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel; each change costs O(1) to deliver.
   public func observe(_ handler: @escaping @MainActor (ArrayChange<Element>) -> Void)
     -> Subscription
   {
@@ -130,6 +131,7 @@ public final class ObservableArray<Element: Identifiable> {
   ///     kept in its bag.
   ///   - handler: Called with the owner and each change.
   /// - Returns: The subscription, already kept by the owner.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
   @discardableResult
   public func observe<Owner: SubscriptionOwner>(
     _ owner: Owner, _ handler: @escaping @MainActor (Owner, ArrayChange<Element>) -> Void
@@ -195,13 +197,18 @@ public final class ObservableArray<Element: Identifiable> {
 
 extension ObservableArray: @MainActor RandomAccessCollection {
   /// The position of the first element.
+  ///
+  /// - Complexity: O(1).
   public var startIndex: Int { 0 }
 
   /// The position past the last element.
+  ///
+  /// - Complexity: O(1).
   public var endIndex: Int { _elements.count }
 
   /// The element at a position.
   ///
   /// - Parameter position: A valid index.
+  /// - Complexity: O(1).
   public subscript(position: Int) -> Element { _elements[position] }
 }
