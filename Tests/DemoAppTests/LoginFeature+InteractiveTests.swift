@@ -19,31 +19,15 @@ private let help = "tab/↑/↓ next field  ←/→ move  backspace erase  enter
 struct LoginInteractiveTests {
   private let feature = LoginFeature(environment: FeatureEnvironment())
 
-  /// The body as text, with each line's style after a `|` when it has one,
-  /// and the cursor.
+  /// The body as text (see `renderedBody(width:height:)`).
   private func body(width: Int = 80, height: Int = 10) -> String {
-    let frame = feature.body(size: TerminalSize(width: width, height: height))
-    var lines = frame.lines.map { line in
-      line.style.isEmpty ? line.text : "\(line.text) |\(Self.name(of: line.style))"
-    }
-    if let cursor = frame.cursor {
-      lines.append("cursor at \(cursor.row),\(cursor.column)")
-    }
-    return lines.joined(separator: "\n")
+    feature.renderedBody(width: width, height: height)
   }
 
-  private static func name(of style: LineStyle) -> String {
-    [
-      (LineStyle.bold, "bold"), (.dim, "dim"), (.underline, "underline"), (.reverse, "reverse"),
-      (.accent, "accent"),
-    ]
-    .filter { style.contains($0.0) }.map(\.1).joined(separator: ",")
-  }
-
-  private func press(_ keys: Key...) {
-    for key in keys {
-      #expect(feature.handle(key) == .continue)
-    }
+  private func press(
+    _ keys: Key..., sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    feature.press(keys, sourceLocation: sourceLocation)
   }
 
   private func type(_ text: String) {

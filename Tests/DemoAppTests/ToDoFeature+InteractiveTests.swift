@@ -155,30 +155,15 @@ struct ToDoFrameTests {
     feature = try ToDoFeature(environment: FeatureEnvironment())
   }
 
-  /// The body as text, with each line's style after a `|` when it has one.
+  /// The body as text (see `renderedBody(width:height:)`).
   private func body(width: Int = 40, height: Int = 20) -> String {
-    let frame = feature.body(size: TerminalSize(width: width, height: height))
-    var lines = frame.lines.map { line in
-      line.style.isEmpty ? line.text : "\(line.text) |\(Self.name(of: line.style))"
-    }
-    if let cursor = frame.cursor {
-      lines.append("cursor at \(cursor.row),\(cursor.column)")
-    }
-    return lines.joined(separator: "\n")
+    feature.renderedBody(width: width, height: height)
   }
 
-  private static func name(of style: LineStyle) -> String {
-    [
-      (LineStyle.bold, "bold"), (.dim, "dim"), (.underline, "underline"), (.reverse, "reverse"),
-      (.accent, "accent"),
-    ]
-    .filter { style.contains($0.0) }.map(\.1).joined(separator: ",")
-  }
-
-  private func press(_ keys: Key...) {
-    for key in keys {
-      #expect(feature.handle(key) == .continue)
-    }
+  private func press(
+    _ keys: Key..., sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    feature.press(keys, sourceLocation: sourceLocation)
   }
 
   @Test func theSelectionIsReversedAndTheEditorShowsTheCursor() {
