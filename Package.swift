@@ -1,8 +1,10 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
   name: "POMVVM",
+  // Isolated deinit needs the Swift 6.1 runtime; Observation (macOS 14) and the rest are older.
+  platforms: [.macOS("15.4"), .iOS("18.4"), .tvOS("18.4"), .watchOS("11.4"), .visionOS("2.4")],
   products: [
     .library(name: "POMVVM", targets: ["POMVVM"]),
     .library(name: "POMVVMTesting", targets: ["POMVVMTesting"]),
@@ -37,6 +39,7 @@ let package = Package(
       name: "DemoAppTests",
       dependencies: [
         "DemoApp", "MasterDetail", "Login", "ToDo", "Movies", "TextUI", "POMVVMTesting",
+        "TestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -8,6 +8,7 @@ import Foundation
 import Login
 import MasterDetail
 import Movies
+import Observation
 import POMVVM
 import ToDo
 
@@ -69,8 +70,8 @@ func masterDetailIn30Lines() {
   let items = ObservableArray([
     Item(id: 2, text: "b", on: false), Item(id: 1, text: "a", on: false),
   ])
-  let openSwitches = items.count(where: \.on)
-  let changes = items.observe { print("change:", $0.changeSet) }
+  let openSwitches = items.liveCount(where: \.on)
+  let changes = items.observeChanges { print("change:", $0.changeSet) }
 
   guard let item = items.cell(for: 1) else { return }
   let row = RowViewModel(item)
@@ -104,7 +105,7 @@ func loginForm() {
 
 @MainActor
 func toDoStore() throws {
-  let store = Store<ToDoItem>()  // or Store(contentsOf: fileURL), saved after every change
+  let store = Store<ToDoItem>()  // or Store(contentsOf: fileURL), saved in the background
   let list = ToDoListViewModel(store: store)
   let listView = ToDoListView()
   listView.bind(to: list)
@@ -133,6 +134,35 @@ func stateMachine() async {
   print(view.lines.prefix(3).joined(separator: "\n"))
 }
 
+// MARK: - Observation (README: "SwiftUI and Observation")
+
+/// An app's existing model, as SwiftUI apps write them.
+@Observable
+final class Settings {
+  var userName = "ada"
+}
+
+@MainActor
+func observation() async {
+  let title = Observable("Inbox")
+  let unread = Observable(3)
+  withObservationTracking {
+    print("showing", title.value)
+  } onChange: {
+    print("title changed: render again")
+  }
+  unread.value = 4  // not read: nothing
+  title.value = "Inbox"  // equal: nothing
+  title.value = "Archive"  // the tracker fires, once
+
+  let settings = Settings()
+  let greeting = Derived(observing: { "Hello, \(settings.userName)" })
+  let subscription = greeting.observe { print($0) }
+  settings.userName = "grace"
+  await Task.yield()  // the bridge recomputes right after the change
+  subscription.cancel()
+}
+
 @MainActor
 func readMe() async {
   print("== A first taste")
@@ -151,6 +181,8 @@ func readMe() async {
   }
   print("== A state machine")
   await stateMachine()
+  print("== SwiftUI and Observation")
+  await observation()
 }
 
 // Top-level code runs on the main actor; the state machine's effects run in

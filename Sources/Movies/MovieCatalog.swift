@@ -86,6 +86,12 @@ public actor MovieCatalog {
     pendingFailures.withLock { $0.append((kind, message)) }
   }
 
+  /// How many injected failures wait for a request, for a screen that
+  /// shows that the next request will fail.
+  nonisolated public var pendingFailureCount: Int {
+    pendingFailures.withLock { $0.count }
+  }
+
   /// How many pages the catalog has.
   public var pageCount: Int { max(1, (movies.count + pageSize - 1) / pageSize) }
 

@@ -27,8 +27,8 @@ public final class MovieDetailViewModel: ViewModel {
   ///   - catalog: Where the movie comes from.
   public init(id: Int, catalog: MovieCatalog) {
     self.id = id
-    movie.then(cast) { movie in try await catalog.cast(of: movie.id) }
-    cast.then(reviews) { [id] _ in try await catalog.reviews(of: id) }
+    movie.whenLoaded(start: cast) { movie in try await catalog.cast(of: movie.id) }
+    cast.whenLoaded(start: reviews) { [id] _ in try await catalog.reviews(of: id) }
     movie.start { try await catalog.movie(id: id) }
   }
 

@@ -9,12 +9,14 @@
 /// ```swift
 /// extension TodoStore: ArrayLawSubject {
 ///   var elements: [Todo] { todos.elements }
-///   func observe(_ handler: @escaping @MainActor (ArrayChange<Todo>) -> Void) -> Subscription {
-///     todos.observe(handler)
+///   func observeChanges(
+///     _ handler: @escaping @MainActor (ArrayChange<Todo>) -> Void
+///   ) -> Subscription {
+///     todos.observeChanges(handler)
 ///   }
 ///   func cell(for id: Todo.ID) -> ElementCell<Todo>? { todos.cell(for: id) }
-///   func count(where predicate: @escaping (Todo) -> Bool) -> ArrayCount<Todo> {
-///     todos.count(where: predicate)
+///   func liveCount(where predicate: @escaping (Todo) -> Bool) -> ArrayCount<Todo> {
+///     todos.liveCount(where: predicate)
 ///   }
 /// }
 /// ```
@@ -30,7 +32,8 @@ public protocol ArrayLawSubject<Element>: AnyObject {
   ///
   /// - Parameter handler: Called with each change.
   /// - Returns: The subscription that keeps the observation alive.
-  func observe(_ handler: @escaping @MainActor (ArrayChange<Element>) -> Void) -> Subscription
+  func observeChanges(_ handler: @escaping @MainActor (ArrayChange<Element>) -> Void)
+    -> Subscription
 
   /// The cell onto the element with an id.
   ///
@@ -43,7 +46,7 @@ public protocol ArrayLawSubject<Element>: AnyObject {
   ///
   /// - Parameter predicate: Whether an element counts.
   /// - Returns: The counting cell.
-  func count(where predicate: @escaping (Element) -> Bool) -> ArrayCount<Element>
+  func liveCount(where predicate: @escaping (Element) -> Bool) -> ArrayCount<Element>
 }
 
 extension ObservableArray: ArrayLawSubject {}

@@ -19,7 +19,7 @@
 ///
 /// Before each step the check holds a cell (``ArrayLawSubject/cell(for:)``)
 /// for every element, and it counts the elements with each predicate in
-/// `counting` and every element (``ArrayLawSubject/count(where:)``). After
+/// `counting` and every element (``ArrayLawSubject/liveCount(where:)``). After
 /// each step it checks these laws:
 ///
 /// - *a change set replays to the new contents*: applying each published
@@ -272,17 +272,17 @@ func runArrayLaws<Subject: ArrayLawSubject>(
   typealias Element = Subject.Element
   let laws = context.laws("ObservableArray", for: "\(Subject.self)")
   let counts: [(label: String, cell: ArrayCount<Element>, predicate: (Element) -> Bool)] =
-    [("count(where: { _ in true })", subject.count { _ in true }, { _ in true })]
+    [("liveCount(where: { _ in true })", subject.liveCount { _ in true }, { _ in true })]
     + predicates.map { keyPath in
       (
-        "count(where: \(keyPath))", subject.count { $0[keyPath: keyPath] },
+        "liveCount(where: \(keyPath))", subject.liveCount { $0[keyPath: keyPath] },
         { $0[keyPath: keyPath] }
       )
     }
   var reloads = 0
   var watches: [Element.ID: CellWatch<Element>] = [:]
   var published: [ArrayChange<Element>] = []
-  let subscription = subject.observe { published.append($0) }
+  let subscription = subject.observeChanges { published.append($0) }
   defer {
     subscription.cancel()
     for watch in watches.values {

@@ -55,15 +55,20 @@ public final class ToDoListViewModel: ViewModel {
   /// - Parameter store: The store, shared with the editors.
   public init(store: Store<ToDoItem>) {
     self.store = store
-    itemCount = store.items.count { _ in true }
+    itemCount = store.items.liveCount { _ in true }
     canAdd = itemCount.map { $0 < Self.limit }
     saveError = store.saveError.map { $0 }
-    subscription = store.items.observe { [lastChange] change in
+    subscription = store.items.observeChanges { [lastChange] change in
       lastChange.value = change.changeSet.description
     }
   }
 
   /// Adds an item at the end.
+  ///
+  /// The new item's id is one more than the largest id in the list, so ids
+  /// grow as items are added; once the largest id is `Int.max` (a file can
+  /// hold any id), it is the smallest positive id not in use instead, so
+  /// an id never overflows.
   ///
   /// - Parameter title: The item's title; `nil` gives "ToDo Item N", where
   ///   N is the new item's id: 1, 2, 3… as items are added, never the number
@@ -75,10 +80,24 @@ public final class ToDoListViewModel: ViewModel {
   @discardableResult
   public func add(title: String? = nil) throws(ToDoRefusal) -> ToDoItem {
     guard canAdd.value else { throw .full(limit: Self.limit) }
-    let id = (store.items.map(\.id).max() ?? 0) + 1
+    let id = newID()
     let item = ToDoItem(id: id, title: title ?? "ToDo Item \(id)")
     store.items.append(item)
     return item
+  }
+
+  private func newID() -> Int {
+    let largest = store.items.map(\.id).max() ?? 0
+    if largest < Int.max {
+      return largest + 1
+    }
+    let ids = Set(store.items.map(\.id))
+    // Fewer items than positive ids: one of 1...count+1 is free.
+    var id = 1
+    while ids.contains(id) {
+      id += 1
+    }
+    return id
   }
 
   /// Deletes the item at a row.

@@ -42,15 +42,21 @@ public final class ToDoListView: BindableView {
       combine(.every, viewModel.itemCount, viewModel.canAdd, initial: initial, transform: heading)
         .bind(to: header),
       viewModel.lastChange.map { "Last change: \($0)" }.bind(to: lastChange),
-      viewModel.store.items.observe { [weak self] change in
+      viewModel.store.items.observeChanges { [weak self] change in
         self?.titles = change.newElements.map(\.title)
       },
     ]
   }
 
-  /// The list as lines of text.
+  /// The list as lines of text; row numbers are right-aligned, so that the
+  /// titles line up past row 9.
   public var lines: [String] {
-    [header.value] + titles.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+    let width = String(titles.count).count
+    return [header.value]
+      + titles.enumerated().map { row, title in
+        let number = String(row + 1)
+        return String(repeating: " ", count: 2 + width - number.count) + "\(number). \(title)"
+      }
       + [lastChange.value]
   }
 }

@@ -30,7 +30,8 @@ struct DemoAppTests {
 
             With standard input on a terminal, a full-screen terminal UI opens.
             Otherwise (or with --script), standard input is a script: one command per
-            line, and the screen is printed after each. Type 'help' in a script for
+            line, and the screen is printed after each, so an empty script prints
+            nothing: 'render' prints the screen as it is. Type 'help' in a script for
             the commands of the current screen.
 
             FEATURES (default: master-detail):
@@ -43,7 +44,7 @@ struct DemoAppTests {
               --script        read a script from standard input, even from a terminal
               --quiet         in a script, print the screen only for 'render'
               --clock DATE    fix the clock to an ISO 8601 date: --clock 2026-11-21T10:00:00Z
-              --store FILE    keep the to-do list in FILE (JSON), saved after every change
+              --store FILE    keep the to-do list in FILE (JSON), saved as it changes
               --latency MS    make every request of the movie catalog take MS milliseconds
               -h, --help      show this help
 
@@ -160,9 +161,9 @@ struct DemoAppTests {
         > 1. [ ] 漢字👍 漢字👍 漢字👍 漢字👍 漢…
 
 
-
-        ↑/↓ move  space toggle  enter open  a a…
-        """)
+        ↑/↓ move  space toggle  enter open
+        a add  d delete  q quit
+        """, "the help line wraps rather than being cut at 40 columns")
   }
 
   @Test func ctrlCQuitsWithStatus130AndRestoresTheTerminal() async {

@@ -24,6 +24,20 @@ struct InteractiveShellTests {
     #expect(shell.frame(size: TerminalSize(width: 20, height: 0)) == Frame(lines: []))
   }
 
+  @Test func aHelpLineWiderThanTheScreenWrapsBetweenItsEntries() {
+    let shell = InteractiveShell(feature: Counter(environment: FeatureEnvironment()))
+    #expect(
+      shell.frame(size: TerminalSize(width: 8, height: 4))
+        == Frame(lines: [
+          Frame.Line("Count: 0"), Frame.Line(""),
+          Frame.Line("+ up", style: .dim), Frame.Line("q quit", style: .dim),
+        ]))
+    #expect(
+      shell.frame(size: TerminalSize(width: 8, height: 2))
+        == Frame(lines: [Frame.Line("Count: 0"), Frame.Line("q quit", style: .dim)]),
+      "the body keeps a row; the last entries of the help stay")
+  }
+
   @Test func keysGoToTheFeature() {
     let feature = Counter(environment: FeatureEnvironment())
     let shell = InteractiveShell(feature: feature)

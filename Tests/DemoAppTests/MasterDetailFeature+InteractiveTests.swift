@@ -72,9 +72,9 @@ struct MasterDetailInteractiveTests {
     #expect(
       body(height: 4) == """
         Items (open switches: 0) |bold
-          2. [ ] item 19 |accent
-          3. [ ] item 18 |accent
-        > 4. [ ] item 17 |reverse,accent
+           2. [ ] item 19 |accent
+           3. [ ] item 18 |accent
+        >  4. [ ] item 17 |reverse,accent
         """)
     press(.end)
     #expect(

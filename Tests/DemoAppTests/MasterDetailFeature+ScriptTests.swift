@@ -388,7 +388,11 @@ struct MasterDetailScriptTests {
     }
     let expected =
       "Items (open switches: 0)\n"
-      + (1...count).map { "  \($0). [ ] item \(count + 1 - $0)\n" }.joined()
+      + (1...count).map { row in
+        // Row numbers are right-aligned to the widest, 10000.
+        String(repeating: " ", count: 7 - String(row).count)
+          + "\(row). [ ] item \(count + 1 - row)\n"
+      }.joined()
     #expect(transcript == Transcript(status: 0, output: expected))
     // About 1 s in a debug build, most of it creating and binding the rows.
     #expect(elapsed < .seconds(10), "10,000 quiet adds and a render took \(elapsed)")

@@ -112,6 +112,20 @@ struct MoviesFeatureInteractiveTests {
     #expect(screens.last?.hasPrefix("Movies: page 1 of 8\n> 1. The Quiet Harbor (1957)") == true)
   }
 
+  @Test func fSaysThatTheNextRequestWillFailUntilOneDoes() async {
+    let screens = await run([
+      .settle, .keys("f"), .settle, .keys("f"), .settle, .keys("l"), .settle,
+    ])
+    #expect(
+      screens == [
+        screen("Movies: idle\n  Press l to load the catalog."),
+        screen("Movies: idle\n  Press l to load the catalog.\n\n  The next request will fail (f)."),
+        screen(
+          "Movies: idle\n  Press l to load the catalog.\n\n  The next 2 requests will fail (f)."),
+        screen("Movies: error: the catalog is unavailable\n\n  The next request will fail (f)."),
+      ])
+  }
+
   @Test func theScreenShowsLoadingWhileARequestRuns() async {
     let feature = MoviesFeature(environment: FeatureEnvironment(latency: .seconds(60)))
     _ = feature.handle(.character("l"))

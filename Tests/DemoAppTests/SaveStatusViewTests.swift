@@ -8,9 +8,9 @@ import ToDo
 @MainActor
 @Suite("Save status")
 struct SaveStatusViewTests {
-  /// Each mutation puts a directory in the way of the store's next save, or
-  /// takes it away, and then adds an item: the save fails or succeeds in
-  /// turn, so the view's line comes and goes.
+  /// Each mutation makes the store's file read-only, or writable again, and
+  /// then adds an item and waits for its save: the save fails or succeeds
+  /// in turn, so the view's line comes and goes.
   @Test func theSaveStatusViewRebindsCleanly() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("pomvvm-save-status-\(UUID().uuidString)")
@@ -23,6 +23,7 @@ struct SaveStatusViewTests {
         stores += 1
         let url = directory.appendingPathComponent("\(stores).json")
         do {
+          try Data("[]".utf8).write(to: url)
           return ToDoListViewModel(store: try Store(contentsOf: url))
         } catch {
           fatalError("test fixture: \(error)")
@@ -32,14 +33,13 @@ struct SaveStatusViewTests {
       expected: { list in list.store.saveError.value.map { ["Save failed: \($0)"] } ?? [] },
       mutate: { list in
         guard let url = list.store.fileURL else { return }
-        let inTheWay = url.deletingLastPathComponent()
-          .appendingPathComponent(".\(url.lastPathComponent).saving")
-        if FileManager.default.fileExists(atPath: inTheWay.path) {
-          try? FileManager.default.removeItem(at: inTheWay)
-        } else {
-          try? FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: false)
+        let permissions = list.store.saveError.value == nil ? 0o444 : 0o644
+        try? FileManager.default.setAttributes(
+          [.posixPermissions: permissions], ofItemAtPath: url.path)
+        _ = Diagnostics.capturing {
+          _ = try? list.add()
+          list.store.flush()
         }
-        _ = Diagnostics.capturing { _ = try? list.add() }
       },
       releasing: { [$0, $0.store, $0.store.items, $0.store.saveError] })
   }

@@ -14,6 +14,13 @@ struct ScriptCommandTests {
       ("back\r", "back", nil),
       ("text café 漢字 👍\r", "text", "café 漢字 👍"),
       ("TOGGLE 1", "TOGGLE", "1"),
+      // A space and the combining mark after it are one character: the
+      // line splits at the space all the same, and the mark is the
+      // argument's.
+      ("add \u{300}x", "add", "\u{300}x"),
+      ("text  \u{301}", "text", " \u{301}"),
+      (" \u{300}add x", "\u{300}add", "x"),
+      ("a\u{1B}[31m b\u{0}", "a\u{1B}[31m", "b\u{0}"),
     ] as [(String, String, String?)])
   func splitsTheWordFromEverythingAfterTheFirstSpace(
     line: String, word: String, argument: String?

@@ -111,28 +111,28 @@ struct ToDoScriptTests {
           status: 1,
           output: """
             To-do (10 of 10, add: disabled)
-              1. ToDo Item 1
-              2. ToDo Item 2
-              3. ToDo Item 3
-              4. ToDo Item 4
-              5. ToDo Item 5
-              6. ToDo Item 6
-              7. ToDo Item 7
-              8. ToDo Item 8
-              9. ToDo Item 9
+               1. ToDo Item 1
+               2. ToDo Item 2
+               3. ToDo Item 3
+               4. ToDo Item 4
+               5. ToDo Item 5
+               6. ToDo Item 6
+               7. ToDo Item 7
+               8. ToDo Item 8
+               9. ToDo Item 9
               10. ToDo Item 10
             Last change: insert [9]
 
             To-do (10 of 10, add: disabled)
-              1. ToDo Item 1
-              2. ToDo Item 2
-              3. ToDo Item 3
-              4. ToDo Item 4
-              5. ToDo Item 5
-              6. ToDo Item 6
-              7. ToDo Item 7
-              8. ToDo Item 8
-              9. ToDo Item 9
+               1. ToDo Item 1
+               2. ToDo Item 2
+               3. ToDo Item 3
+               4. ToDo Item 4
+               5. ToDo Item 5
+               6. ToDo Item 6
+               7. ToDo Item 7
+               8. ToDo Item 8
+               9. ToDo Item 9
               10. Last
             Last change: insert [9]
 

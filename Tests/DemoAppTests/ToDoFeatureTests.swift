@@ -25,10 +25,17 @@ private func contents(of url: URL) throws -> String {
   try String(contentsOf: url, encoding: .utf8)
 }
 
-/// Where a failed save leaves a directory in the store's way: at the
-/// temporary file it writes before renaming it over the store file.
-private func temporaryFile(of url: URL) -> URL {
-  url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).saving")
+/// Makes a file read-only, or writable again: the store refuses to replace
+/// a read-only file, so its saves fail (even for the superuser).
+private func setReadOnly(_ url: URL, _ isReadOnly: Bool) throws {
+  try FileManager.default.setAttributes(
+    [.posixPermissions: isReadOnly ? 0o444 : 0o644], ofItemAtPath: url.path)
+}
+
+/// The message of a save refused because the file is read-only.
+private func readOnlyFailure(_ url: URL) -> String {
+  "cannot save \(url.path): the file is read-only (permissions r--r--r--); "
+    + "the file on disk was not changed"
 }
 
 /// The to-do feature's store: persistence across runs, files it cannot read,
@@ -147,8 +154,9 @@ struct ToDoFeatureTests {
       await runScript("render", arguments: ["todo", "--store", url.path])
         == Transcript(
           status: 1, output: "",
-          error: "error: cannot save \(url.path): open \(temporaryFile(of: url).path) failed: "
-            + "No such file or directory; the file on disk was not changed\n"))
+          error: "error: cannot save \(url.path): cannot create a temporary file in "
+            + "\(url.deletingLastPathComponent().path): No such file or directory; "
+            + "the file on disk was not changed\n"))
   }
 
   @Test func aChangeThatCannotBeSavedIsAnErrorAndTheScreenSaysSo() async throws {
@@ -159,10 +167,8 @@ struct ToDoFeatureTests {
     #expect(await runScript("", arguments: arguments) == Transcript(status: 0, output: ""))
     let saved = try contents(of: url)
     #expect(saved == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2")]))
-    let inTheWay = temporaryFile(of: url)
-    try FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: false)
-    let failure =
-      "cannot save \(url.path): \(inTheWay.path) is a directory; the file on disk was not changed"
+    try setReadOnly(url, true)
+    let failure = readOnlyFailure(url)
 
     var transcript = Transcript(status: -1, output: "")
     let reports = await Diagnostics.capturing {
@@ -215,20 +221,22 @@ struct ToDoFeatureTests {
             """))
     #expect(reports.isEmpty, "the save errors were reported once, as the commands' errors")
     #expect(try contents(of: url) == saved)
+    #expect(
+      try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        == 0o444)
   }
 
   @Test func theNextSaveThatSucceedsWritesEverythingAndClearsTheError() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("todo.json")
-    let inTheWay = temporaryFile(of: url)
     let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
-    try FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: false)
-    #expect(throws: ScriptError.self) {
+    try setReadOnly(url, true)
+    #expect(throws: ScriptError("the change was made but not saved: \(readOnlyFailure(url))")) {
       try feature.perform(ScriptCommand(word: "add", argument: "Buy milk"))
     }
-    #expect(feature.lines.last?.hasPrefix("Save failed: cannot save \(url.path): ") == true)
-    try FileManager.default.removeItem(at: inTheWay)
+    #expect(feature.lines.last == "Save failed: \(readOnlyFailure(url))")
+    try setReadOnly(url, false)
     try feature.perform(ScriptCommand(word: "delete", argument: "1"))
     #expect(
       feature.lines == [
@@ -236,6 +244,93 @@ struct ToDoFeatureTests {
         "Last change: remove [0]",
       ])
     #expect(try contents(of: url) == storeFile([(2, "ToDo Item 2"), (3, "Buy milk")]))
+  }
+
+  /// A file the list cannot have written is refused, and left untouched.
+  ///
+  /// Items that repeat an id, and more items than the list holds (refused
+  /// rather than shown as "To-do (600000 of 10)"), each with its reason.
+  @Test(arguments: [
+    (
+      #"[{"id":1,"title":"a"},{"id":1,"title":"b"}]"#,
+      "more than one element has the id 1"
+    ),
+    (
+      storeFile((1...11).map { ($0, "item \($0)") }),
+      "it holds 11 items; a to-do list holds at most 10"
+    ),
+  ])
+  func aStoreFileTheListCannotHaveWrittenIsRefusedAndLeftUntouched(
+    text: String, reason: String
+  ) async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    try text.write(to: url, atomically: false, encoding: .utf8)
+    #expect(
+      await runScript("render", arguments: ["todo", "--store", url.path])
+        == Transcript(
+          status: 1, output: "",
+          error: "error: cannot read \(url.path): it is not a valid store file "
+            + "(\(reason)); the file was left untouched\n"))
+    #expect(try contents(of: url) == text)
+  }
+
+  @Test func anItemWithTheLargestIdDoesNotBreakAdd() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    try storeFile([(Int.max, "last")]).write(to: url, atomically: false, encoding: .utf8)
+    #expect(
+      await runScript("render\nadd", arguments: ["todo", "--store", url.path])
+        == Transcript(
+          status: 0,
+          output: """
+            To-do (1 of 10, add: enabled)
+              1. last
+            Last change: none
+
+            To-do (2 of 10, add: enabled)
+              1. last
+              2. ToDo Item 1
+            Last change: insert [1]
+
+            """))
+    #expect(try contents(of: url) == storeFile([(Int.max, "last"), (1, "ToDo Item 1")]))
+  }
+
+  @Test func aStoreFileThatAnotherRunHasOpenIsRefused() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let other = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
+    let saved = try contents(of: url)
+    #expect(
+      await runScript("add", arguments: ["todo", "--store", url.path])
+        == Transcript(
+          status: 1, output: "",
+          error: "error: cannot use \(url.path): another store has it open, in this process "
+            + "or another; close that one first; the file was left untouched\n"))
+    #expect(try contents(of: url) == saved)
+    withExtendedLifetime(other) {}
+  }
+
+  /// Interactive changes are saved in the background; `finish()`, which
+  /// the app calls however the run ends, writes what is still pending.
+  @Test func finishWritesTheChangesNotSavedYet() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
+    #expect(feature.handle(.character("a")) == .continue)
+    #expect(feature.handle(.character("a")) == .continue)
+    feature.finish()
+    #expect(!feature.hasPendingWork)
+    #expect(
+      try contents(of: url)
+        == storeFile([
+          (1, "ToDo Item 1"), (2, "ToDo Item 2"), (3, "ToDo Item 3"), (4, "ToDo Item 4"),
+        ]))
   }
 
   @Test func theFeatureReleasesItsViewsAndViewModels() throws {

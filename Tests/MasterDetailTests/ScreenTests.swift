@@ -130,7 +130,7 @@ struct ScreenTests {
   @Test func theListStaysInStepWhenAnObserverMutatesDuringAChange() {
     let sample = Sample(texts: ["a"])
     // Something deletes every item named "doomed" as soon as it appears.
-    let reaper = sample.master.items.observe { [master = sample.master] change in
+    let reaper = sample.master.items.observeChanges { [master = sample.master] change in
       for insertion in change.changeSet.insertions where insertion.element.text == "doomed" {
         master.delete(id: insertion.element.id)
       }

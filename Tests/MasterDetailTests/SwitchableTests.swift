@@ -45,6 +45,21 @@ struct SwitchableTests {
     #expect(row.isDetached && detail.isDetached)
   }
 
+  @Test func aRefusedSwitchNamesTheLineThatAsked() throws {
+    let sample = Sample()
+    let row = try #require(sample.master.cellViewModel(at: 0))
+    let detail = try #require(sample.master.detailViewModel(for: row.id))
+    sample.master.delete(at: 0)
+    let first: UInt = #line + 2
+    let reports = Diagnostics.capturingReports {
+      row.toggleSwitch()
+      detail.openSwitch()
+      detail.closeSwitch()
+    }
+    #expect(reports.map(\.fileID) == Array(repeating: #fileID, count: 3))
+    #expect(reports.map(\.line) == [first, first + 1, first + 2])
+  }
+
   @Test func rowsUseTheDefaultTextStyleAndDetailsOverrideIt() throws {
     let sample = Sample()
     let row = try #require(sample.master.cellViewModel(at: 0))

@@ -32,9 +32,9 @@ private final class ItemStore: ArrayLawSubject {
 
   var elements: [Item] { items.elements }
 
-  func observe(_ handler: @escaping @MainActor (ArrayChange<Item>) -> Void) -> Subscription {
+  func observeChanges(_ handler: @escaping @MainActor (ArrayChange<Item>) -> Void) -> Subscription {
     let flaws = flaws
-    return items.observe { change in
+    return items.observeChanges { change in
       var changeSet = change.changeSet
       if flaws.contains(.dropsUpdates) {
         changeSet.updates = []
@@ -50,8 +50,8 @@ private final class ItemStore: ArrayLawSubject {
     (flaws.contains(.ghostCells) ? copy : items).cell(for: id)
   }
 
-  func count(where predicate: @escaping (Item) -> Bool) -> ArrayCount<Item> {
-    (flaws.contains(.staleCounts) ? copy : items).count(where: predicate)
+  func liveCount(where predicate: @escaping (Item) -> Bool) -> ArrayCount<Item> {
+    (flaws.contains(.staleCounts) ? copy : items).liveCount(where: predicate)
   }
 }
 
@@ -205,15 +205,15 @@ struct CheckObservableArrayLawsTests {
     }
     #expect(
       failures.laws == [
-        "aggregates equal a recount",  // step 1: count(where: \Item.on)
-        "aggregates equal a recount",  // step 2: count(where: { _ in true })
-        "aggregates equal a recount",  // step 2: count(where: \Item.on)
+        "aggregates equal a recount",  // step 1: liveCount(where: \Item.on)
+        "aggregates equal a recount",  // step 2: liveCount(where: { _ in true })
+        "aggregates equal a recount",  // step 2: liveCount(where: \Item.on)
       ])
     #expect(failures.locations == [here(line)])
     #expect(
       failures.first?.message.hasPrefix(
         "ObservableArray law 'aggregates equal a recount' failed for ItemStore: "
-          + "count(where: \\Item.on) is 0, a recount gives 1") == true)
+          + "liveCount(where: \\Item.on) is 0, a recount gives 1") == true)
   }
 
   @Test func reloadsTheCountsNeverSawFailTheRecountLaw() {

@@ -7,7 +7,7 @@ import Testing
 struct ArrayAggregateTests {
   @Test func theCountFollowsEveryKindOfChange() {
     let array = ObservableArray([TestItem(1, on: true), TestItem(2), TestItem(3, on: true)])
-    let open = array.count(where: \.on)
+    let open = array.liveCount(where: \.on)
     let seen = Recorder<Int>()
     let subscription = open.observe(seen.handler)
     array.update(TestItem(2, on: true))  // 3
@@ -26,7 +26,7 @@ struct ArrayAggregateTests {
 
   @Test func togglingInALargeArrayNeverRecounts() throws {
     let array = ObservableArray((0..<10_000).map { TestItem($0) })
-    let open = array.count(where: \.on)
+    let open = array.liveCount(where: \.on)
     let cell = try #require(array.cell(for: 5_000, \.on))
     for _ in 0..<100 {
       cell.value.toggle()
@@ -41,7 +41,7 @@ struct ArrayAggregateTests {
     let array = ObservableArray([TestItem(1)])
     weak var weakCount: ArrayCount<TestItem>?
     do {
-      let count = array.count(where: \.on)
+      let count = array.liveCount(where: \.on)
       weakCount = count
     }
     #expect(weakCount == nil)
@@ -50,7 +50,7 @@ struct ArrayAggregateTests {
 
   @Test func theElementForAnIdFollowsItThroughRemovalAndReinsertion() {
     let array = ObservableArray([TestItem(1, "a"), TestItem(2, "b")])
-    let element = array.element(for: 2)
+    let element = array.liveElement(for: 2)
     let seen = Recorder<String>()
     let subscription = element.observe { seen.record($0?.text ?? "nil") }
     array.update(TestItem(2, "b2"))
@@ -58,7 +58,7 @@ struct ArrayAggregateTests {
     array.insert(TestItem(2, "back"), at: 0)
     array.replaceAll(with: [TestItem(7), TestItem(8), TestItem(9)])
     #expect(seen.events == ["b", "b2", "nil", "back", "nil"])
-    #expect(array.element(for: 8).value == TestItem(8))
+    #expect(array.liveElement(for: 8).value == TestItem(8))
     withExtendedLifetime(subscription) {}
   }
 }

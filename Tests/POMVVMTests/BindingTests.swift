@@ -136,6 +136,47 @@ struct BindingTests {
     withExtendedLifetime((even, odd)) {}
   }
 
+  @Test func aTwoWayBindingThatDoesNotSettleNamesTheLineThatMadeIt() {
+    let a = Observable(0)
+    let b = Observable(0)
+    let line: UInt = #line + 1
+    a.bidirectionalBind(to: b)
+    // a wants even numbers, b wants odd ones: each fix undoes the other's.
+    let even = a.observeChanges { if $0 % 2 != 0 { a.value = $0 + 1 } }
+    let odd = b.observeChanges { if $0 % 2 == 0 { b.value = $0 + 1 } }
+    let reports = Diagnostics.capturingReports { a.set(2) }
+    #expect(reports.map(\.fileID) == [#fileID])
+    #expect(reports.map(\.line) == [line], "the line of the binding, not of the write")
+    withExtendedLifetime((even, odd)) {}
+  }
+
+  @Test func aOneWayBindingThatDoesNotSettleNamesTheLineThatMadeIt() {
+    let source = Observable(0)
+    let target = Observable(0)
+    let line: UInt = #line + 1
+    source.bind(to: target)
+    // Whatever the target takes, its observer moves the source on.
+    let reaction = target.observeChanges { source.value = $0 + 1 }
+    let reports = Diagnostics.capturingReports { source.set(1) }
+    #expect(reports.count == 1)
+    #expect(reports.first?.message.contains("did not settle") == true)
+    #expect(reports.map(\.fileID) == [#fileID])
+    #expect(reports.map(\.line) == [line])
+    withExtendedLifetime(reaction) {}
+  }
+
+  @Test func aWriteABindingMakesIntoARemovedElementNamesTheLineThatMadeTheBinding() throws {
+    let array = ObservableArray([TestItem(1)])
+    let source = Observable("draft")
+    let line: UInt = #line + 1
+    let token = source.bind(to: try #require(array.cell(for: 1, \.text)))
+    array.remove(id: 1)
+    let reports = Diagnostics.capturingReports { source.set("later") }
+    #expect(reports.map(\.fileID) == [#fileID])
+    #expect(reports.map(\.line) == [line])
+    withExtendedLifetime(token) {}
+  }
+
   @Test func aDiscardedTokenDoesNotEndTheBinding() {
     let source = Observable(0)
     let target = Observable(0)
@@ -192,13 +233,51 @@ struct BindingTests {
   @Test func aBindingFromADerivedCellKeepsTheDerivedCellAlive() {
     let name = Observable("Ada")
     var length: Observable<Int>? = Observable(0)
+    weak var weakMap: Derived<Int>?
     if let length {
-      name.map(\.count).bind(to: length)
+      let map = name.map(\.count)
+      weakMap = map
+      map.bind(to: length)
     }
     name.value = "Grace"
     #expect(length?.value == 5)
-    #expect(name.observerCount == 1)
+    #expect(weakMap != nil, "the binding keeps the map alive")
     length = nil
-    #expect(name.observerCount == 0, "the map went away with the binding's target")
+    #expect(weakMap == nil, "the map went away with the binding's target")
+    name.value = "Ada"
+  }
+}
+
+@MainActor
+@Suite("Binding feedback")
+struct BindingFeedbackTests {
+  /// An observer of `b` clamps what it receives; the clamp must flow back to
+  /// `a`, whether or not the values can be compared.
+  @Test func aClampByAnObserverFlowsBackForOpaqueValues() {
+    let a = Observable(Opaque(number: 0))
+    let b = Observable(Opaque(number: 0))
+    let clamp = b.observeChanges { value in
+      if value.number > 10 { b.value = Opaque(number: 10) }
+    }
+    a.bidirectionalBind(to: b)
+    a.value = Opaque(number: 50)
+    #expect(b.value.number == 10)
+    #expect(a.value.number == 10, "the clamp reached the first side")
+    b.value = Opaque(number: 70)
+    #expect(a.value.number == 10)
+    #expect(b.value.number == 10)
+    clamp.cancel()
+  }
+
+  @Test func aClampFlowsBackForEquatableValuesToo() {
+    let a = Observable(0)
+    let b = Observable(0)
+    let clamp = b.observeChanges { value in
+      if value > 10 { b.value = 10 }
+    }
+    a.bidirectionalBind(to: b)
+    a.value = 50
+    #expect([a.value, b.value] == [10, 10])
+    clamp.cancel()
   }
 }

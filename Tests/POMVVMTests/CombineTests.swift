@@ -143,3 +143,31 @@ struct CombineTests {
     #expect(name.observerCount == 0, "the derived cell went away with its last subscription")
   }
 }
+
+@MainActor
+@Suite("combine without a strategy")
+struct CombineCurrentValuesTests {
+  @Test func holdsTheTransformOfTheCurrentValuesFromTheStart() {
+    let first = Observable("Ada")
+    let last = Observable("Lovelace")
+    let fullName = combine(first, last) { "\($0) \($1)" }
+    #expect(fullName.value == "Ada Lovelace", "computed at once, as map is")
+    let seen = Recorder<String>()
+    let subscription = fullName.observeChanges(seen.handler)
+    last.value = "Byron"
+    first.value = "Augusta"
+    last.value = "Byron"  // equal: no change
+    #expect(seen.events == ["Ada Byron", "Augusta Byron"])
+    subscription.cancel()
+  }
+
+  @Test func aStrategyHoldsItsInitialValueUntilItFirstFires() {
+    let a = Observable(2)
+    let b = Observable(3)
+    let everyCell = combine(.every, a, b, initial: 0) { $0 * $1 }
+    let current = combine(a, b) { $0 * $1 }
+    #expect([everyCell.value, current.value] == [0, 6])
+    a.value = 4
+    #expect([everyCell.value, current.value] == [12, 12])
+  }
+}

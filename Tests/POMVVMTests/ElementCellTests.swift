@@ -12,7 +12,7 @@ struct ElementCellTests {
   @Test func writesGoThroughToTheArrayAsAnUpdate() throws {
     let array = Self.makeArray()
     let changes = Recorder<String>()
-    let subscription = array.observe { changes.record($0.changeSet.description) }
+    let subscription = array.observeChanges { changes.record($0.changeSet.description) }
     let cell = try #require(array.cell(for: 2))
     #expect(cell.set(TestItem(2, "edited")))
     cell.value.on = true
@@ -118,6 +118,36 @@ struct ElementCellTests {
     }
     #expect(reports == ["write refused: the cell for id 1 cannot take an element with id 2"])
     #expect(array.elements == Self.makeArray().elements)
+  }
+
+  @Test func aRefusedWriteNamesTheLineThatWrote() throws {
+    let array = Self.makeArray()
+    let cell = try #require(array.cell(for: 2))
+    array.remove(id: 2)
+    let line: UInt = #line + 2
+    let reports = Diagnostics.capturingReports {
+      cell.set(TestItem(2, "ghost"))
+      cell.value.text = "ghost"
+    }
+    #expect(
+      reports.first
+        == Diagnostics.Report(
+          "write refused: the element with id 2 was removed from its array; "
+            + "its cell is detached and keeps the last value", fileID: #fileID, line: line))
+    // A property setter cannot take its caller's location: it names the kit.
+    #expect(reports.dropFirst().map(\.fileID) == ["POMVVM/ElementCell.swift"])
+  }
+
+  @Test func aWriteWithAnotherIdNamesTheLineThatWrote() throws {
+    let array = Self.makeArray()
+    let cell = try #require(array.cell(for: 1))
+    let line: UInt = #line + 1
+    let reports = Diagnostics.capturingReports { cell.set(TestItem(2, "impostor")) }
+    #expect(
+      reports.map(\.description) == [
+        "write refused: the cell for id 1 cannot take an element with id 2 "
+          + "(at POMVVMTests/ElementCellTests.swift:\(line))"
+      ])
   }
 
   @Test func aDetachedCellInAListRowAndADetailStaysSafe() throws {

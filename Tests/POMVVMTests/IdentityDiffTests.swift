@@ -14,7 +14,7 @@ struct IdentityDiffTests {
   func changeSet(from old: [TestItem], to new: [TestItem]) -> Changes? {
     let array = ObservableArray(old)
     var published: Changes?
-    let subscription = array.observe { published = $0.changeSet }
+    let subscription = array.observeChanges { published = $0.changeSet }
     array.replaceAll(with: new)
     withExtendedLifetime(subscription) {}
     return published
@@ -70,7 +70,7 @@ struct IdentityDiffTests {
     }
     let array = ObservableArray([Plain(id: 1), Plain(id: 2), Plain(id: 3)])
     var published: ChangeSet<Plain>?
-    let subscription = array.observe { published = $0.changeSet }
+    let subscription = array.observeChanges { published = $0.changeSet }
     array.replaceAll(with: [Plain(id: 1), Plain(id: 2), Plain(id: 3), Plain(id: 4)])
     #expect(published?.updates.map(\.newIndex) == [0, 1, 2])
     #expect(published?.insertions.map(\.index) == [3])

@@ -67,11 +67,11 @@ struct LoadTests {
     let reviews = Load<String>()
 
     init(failingAt failing: String? = nil, gate: Latch? = nil) {
-      movie.then(cast) { movie in
+      movie.whenLoaded(start: cast) { movie in
         if failing == "cast" { throw Failure(description: "no cast") }
         return "cast of \(movie)"
       }
-      cast.then(reviews) { cast in
+      cast.whenLoaded(start: reviews) { cast in
         if let gate { _ = await gate.wait() }
         if failing == "reviews" { throw Failure(description: "no reviews") }
         return "reviews after \(cast)"

@@ -15,7 +15,7 @@ struct ObservableArrayTests {
     var subscription: Subscription?
 
     init() {
-      subscription = array.observe { [changes] in changes.record($0.changeSet) }
+      subscription = array.observeChanges { [changes] in changes.record($0.changeSet) }
     }
   }
 
@@ -90,7 +90,7 @@ struct ObservableArrayTests {
   @Test func observersGetTheContentsBeforeAndAfter() {
     let array = ObservableArray([TestItem(0, "a"), TestItem(1, "b")])
     let seen = Recorder<[[String]]>()
-    let subscription = array.observe { change in
+    let subscription = array.observeChanges { change in
       seen.record([change.oldElements.map(\.text), change.newElements.map(\.text)])
     }
     array.insert(TestItem(2, "c"), at: 1)
@@ -104,7 +104,7 @@ struct ObservableArrayTests {
     var contents = array.elements
     let firstSeen = Recorder<String>()
     let secondSeen = Recorder<String>()
-    let first = array.observe { change in
+    let first = array.observeChanges { change in
       firstSeen.record(change.changeSet.description)
       // When 1 arrives, remove 0: a nested mutation.
       if change.changeSet.insertions.contains(where: { $0.element.id == 1 }) {
@@ -112,7 +112,7 @@ struct ObservableArrayTests {
       }
     }
     var replayed = true
-    let second = array.observe { change in
+    let second = array.observeChanges { change in
       secondSeen.record(change.changeSet.description)
       replayed = replayed && (try? change.changeSet.applied(to: contents)) == change.newElements
       contents = change.newElements
@@ -133,7 +133,7 @@ struct ObservableArrayTests {
     let array = ObservableArray([TestItem(0)])
     var view: ListView? = ListView()
     if let view {
-      array.observe(view) { view, change in view.rows = change.newElements.count }
+      array.observeChanges(view) { view, change in view.rows = change.newElements.count }
     }
     array.append(TestItem(1))
     #expect(view?.rows == 2)

@@ -76,6 +76,7 @@ struct ObservableTests {
     ]
     always.value = 1
     byParity.value = 3
+    #expect(byParity.value == 1, "a set the policy drops is not stored")
     byParity.value = 4
     #expect(recorder.events == ["always 1", "parity 4"])
     withExtendedLifetime(subscriptions) {}

@@ -20,6 +20,16 @@ struct ProjectedCellTests {
     #expect(on.value == false)
   }
 
+  @Test func aRefusedWriteThroughAProjectionNamesTheLineThatWrote() throws {
+    let array = ObservableArray([TestItem(1)])
+    let on = try #require(array.cell(for: 1, \.on))
+    array.remove(id: 1)
+    let line: UInt = #line + 1
+    let reports = Diagnostics.capturingReports { on.set(true) }
+    #expect(reports.map(\.fileID) == [#fileID])
+    #expect(reports.map(\.line) == [line])
+  }
+
   @Test func notifiesOnlyWhenTheFieldChanges() {
     let item = Observable(Item(text: "first", on: false))
     let on = item.projection(\.on)

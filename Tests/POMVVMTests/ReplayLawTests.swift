@@ -63,11 +63,11 @@ struct ReplayLawTests {
     var random = SplitMix64(seed: UInt64(seed))
     var nextID = 0
     let array = ObservableArray<TestItem>()
-    let openCount = array.count(where: \.on)
+    let openCount = array.liveCount(where: \.on)
     var contents: [TestItem] = []
     var failures: [String] = []
     var step = 0
-    let subscription = array.observe { change in
+    let subscription = array.observeChanges { change in
       let replayed = try? change.changeSet.applied(to: contents)
       if replayed != change.newElements {
         failures.append("step \(step): \(change.changeSet) does not replay")
@@ -81,7 +81,7 @@ struct ReplayLawTests {
       step = current
       Self.mutate(array, &random, nextID: &nextID)
       #expect(contents == array.elements, "step \(step)")
-      #expect(openCount.value == array.count(where: \.on), "step \(step)")
+      #expect(openCount.value == array.elements.count(where: \.on), "step \(step)")
       #expect(array.allSatisfy { array.index(id: $0.id).map { array[$0].id } == $0.id })
     }
     #expect(failures == [])

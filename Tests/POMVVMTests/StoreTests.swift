@@ -30,7 +30,7 @@ struct StoreTests {
   @Test func publishesAChangeSetForEveryMutationAndEditsAreUpdates() {
     let store = Store([Note(id: 1, title: "a")])
     let changes = Recorder<String>()
-    let subscription = store.items.observe { changes.record($0.changeSet.description) }
+    let subscription = store.items.observeChanges { changes.record($0.changeSet.description) }
     store.items.append(Note(id: 2, title: "b"))
     store.items.update(Note(id: 1, title: "a, edited"))
     store.items.remove(id: 2)
@@ -46,7 +46,8 @@ struct StoreTests {
       var subscription: Subscription?
       init(_ store: Store<Note>) {
         titles = store.items.map(\.title)
-        subscription = store.items.observe { [unowned self] in titles = $0.newElements.map(\.title)
+        subscription = store.items.observeChanges { [unowned self] in
+          titles = $0.newElements.map(\.title)
         }
       }
     }
@@ -64,6 +65,7 @@ struct StoreTests {
     #expect(store.items.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: directory.file().path))
     store.items.append(Note(id: 1, title: "first"))
+    store.flush()
     #expect(FileManager.default.fileExists(atPath: directory.file().path))
   }
 
@@ -85,23 +87,44 @@ struct StoreTests {
     let directory = try Directory()
     let store = try Store<Note>(contentsOf: directory.file())
     store.items.append(Note(id: 1, title: "saved"))
+    store.flush()
     let saved = try Data(contentsOf: directory.file())
-    // Make the next save fail: a directory where the temporary file goes.
-    let obstacle = directory.url.appendingPathComponent(".notes.json.saving")
-    try FileManager.default.createDirectory(at: obstacle, withIntermediateDirectories: false)
+    // Make the next save fail: the directory is gone.
+    let moved = directory.url.appendingPathExtension("moved")
+    try FileManager.default.moveItem(at: directory.url, to: moved)
+    defer { try? FileManager.default.removeItem(at: moved) }
     let reports = Diagnostics.capturing {
       store.items.append(Note(id: 2, title: "not saved"))
+      store.flush()
     }
-    #expect(try Data(contentsOf: directory.file()) == saved)
     let error = try #require(store.saveError.value)
-    #expect(error.kind == .unwritable)
+    #expect(
+      error
+        == StoreError(
+          .unwritable, path: directory.file().path,
+          reason: "cannot create a temporary file in \(directory.url.path): "
+            + "No such file or directory"))
     #expect(reports == [error.description])
-    #expect(error.description.contains(directory.file().path))
     #expect(error.description.hasSuffix("the file on disk was not changed"))
-    try FileManager.default.removeItem(at: obstacle)
+    #expect(try Data(contentsOf: moved.appendingPathComponent("notes.json")) == saved)
+    try FileManager.default.moveItem(at: moved, to: directory.url)
     store.items.append(Note(id: 3, title: "saved again"))
+    store.flush()
     #expect(store.saveError.value == nil)
-    #expect(try Store<Note>(contentsOf: directory.file()).items.map(\.id) == [1, 2, 3])
+    #expect(try contents(of: directory.file()) == [1, 2, 3])
+  }
+
+  @Test func aFileWhoseElementsRepeatAnIdIsCorruptAndLeftUntouched() throws {
+    let directory = try Directory()
+    let text = #"[{"id":1,"title":"a"},{"id":1,"title":"b"}]"#
+    try Data(text.utf8).write(to: directory.file())
+    #expect(
+      throws: StoreError(
+        .corrupt, path: directory.file().path, reason: "more than one element has the id 1")
+    ) {
+      _ = try Store<Note>(contentsOf: directory.file())
+    }
+    #expect(try String(contentsOf: directory.file(), encoding: .utf8) == text)
   }
 
   @Test func aCorruptFileIsRefusedWithItsPathAndNeverOverwritten() throws {
@@ -137,5 +160,11 @@ struct StoreTests {
     } throws: { error in
       (error as? StoreError)?.kind == .unreadable
     }
+  }
+
+  /// The ids in a store file, read without a store (a store would be
+  /// refused while another has the file).
+  func contents(of url: URL) throws -> [Int] {
+    try JSONDecoder().decode([Note].self, from: Data(contentsOf: url)).map(\.id)
   }
 }

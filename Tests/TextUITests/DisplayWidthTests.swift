@@ -7,7 +7,9 @@ struct DisplayWidthTests {
     arguments: [
       ("a", 1), (" ", 1), ("漢", 2), ("한", 2), ("あ", 2), ("Ａ", 2), ("ｱ", 1), ("、", 2),
       ("👍", 2), ("👍🏽", 2), ("🇯🇵", 2), ("👨‍👩‍👧", 2), ("☀", 1), ("☀️", 2), ("é", 1),
-      ("e\u{301}", 1), ("\u{301}", 0), ("\u{200B}", 0), ("\t", 0), ("…", 1), ("Ω", 1),
+      ("e\u{301}", 1), ("\u{301}", 0), ("\u{200B}", 0), ("…", 1), ("Ω", 1),
+      // Control characters are as wide as their visible escapes, "\u{1B}".
+      ("\t", 6), ("\u{1B}", 6), ("\u{0}", 6), ("\u{7F}", 6), ("\u{9B}", 6), ("\r\n", 12),
     ] as [(Character, Int)])
   func measuresEachCharacter(character: Character, width: Int) {
     #expect(character.displayWidth == width)
@@ -15,6 +17,7 @@ struct DisplayWidthTests {
 
   @Test func measuresWholeTexts() {
     #expect("hello".displayWidth == 5)
+    #expect("red\u{1B}[31m".displayWidth == "red\u{1B}[31m".withVisibleControlCharacters.count)
     #expect("漢字 ok".displayWidth == 7)
     #expect("nai\u{308}ve".displayWidth == 5)
     #expect("🎉 party 🎉".displayWidth == 11)
@@ -34,6 +37,8 @@ struct DisplayWidthTests {
     ("abc", 1, "…"),
     ("a", 1, "a"),
     ("abc", 0, ""),
+    ("a\u{1B}bc", 8, "a\u{1B}…"),
+    ("a\u{1B}b", 7, "a…"),
     ("", 3, ""),
   ])
   func truncatesToTheWidthWithAnEllipsis(text: String, width: Int, expected: String) {

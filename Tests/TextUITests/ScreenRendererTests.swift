@@ -72,10 +72,31 @@ struct ScreenRendererTests {
       ])
   }
 
-  @Test func controlCharactersCannotReachTheTerminal() {
+  @Test func controlCharactersAreDrawnAsVisibleEscapes() {
+    let wide = TerminalSize(width: 30, height: 2)
     #expect(
-      outputs([frame("a\tb\u{1B}[2Jc\u{7}")]) == [
-        "{⎋[?25l⎋[0m⎋[H⎋[2J⎋[1;1Ha b\u{FFFD}[2Jc\u{FFFD}⎋[K}"
+      outputs([frame("a\tb\u{1B}[2Jc\u{7}", "\r\n\u{0}\u{9B}")], sizes: [wide]) == [
+        "{⎋[?25l⎋[0m⎋[H⎋[2J⎋[1;1Ha\\u{09}b\\u{1B}[2Jc\\u{07}⎋[K"
+          + "⎋[2;1H\\u{0D}\\u{0A}\\u{00}\\u{9B}⎋[K}"
+      ], "the only escape characters are the renderer's own")
+  }
+
+  @Test func anEscapeIsCutWholeAtTheWidth() {
+    #expect(
+      outputs([frame("a\u{1B}bc", "abc\u{1B}[31m", "abcdefg\u{1B}", "\u{1B}\u{1B}x")]) == [
+        "{⎋[?25l⎋[0m⎋[H⎋[2J⎋[1;1Ha\\u{1B}bc⎋[K⎋[2;1Habc\\u{1B}[3…⎋[3;1Habcdefg…⎋[K"
+          + "⎋[4;1H\\u{1B}…⎋[K}"
+      ], "an escape that does not fit is left out whole, for the ellipsis")
+  }
+
+  @Test func theCursorAfterAnEscapeIsWhereTheEscapeEnds() {
+    var editor = LineEditor(text: "a\u{1B}b")
+    editor.handle(.left)
+    let field = editor.visible(inWidth: 12)
+    #expect(field.cursorColumn == 7, "after a and the six columns of \\u{1B}")
+    #expect(
+      outputs([Frame(lines: [Frame.Line(field.text)], cursor: Position(row: 0, column: 7))]) == [
+        "{⎋[?25l⎋[0m⎋[H⎋[2J⎋[1;1Ha\\u{1B}b⎋[K⎋[1;8H⎋[?25h}"
       ])
   }
 

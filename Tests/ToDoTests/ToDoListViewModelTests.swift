@@ -82,4 +82,19 @@ struct ToDoListViewModelTests {
     #expect(added.title == "ToDo Item 4")
     #expect(Set(list.store.items.map(\.title)).count == 3, "no title repeats")
   }
+
+  /// A store file may hold any id; the next id after `Int.max` would
+  /// overflow, so the list takes the smallest positive id not in use.
+  @Test(arguments: [
+    ([Int.max], 1), ([1, Int.max], 2), ([Int.max, 2, 1, 4], 3), ([Int.max - 1], Int.max),
+  ])
+  func theNewIDNeverOverflows(ids: [Int], expected: Int) throws {
+    let list = ToDoListViewModel(store: Store(ids.map { ToDoItem(id: $0, title: "\($0)") }))
+    let view = ToDoListView()
+    view.bind(to: list)
+    #expect(view.header.value.hasSuffix("add: enabled)"))
+    let added = try list.add()
+    #expect(added == ToDoItem(id: expected, title: "ToDo Item \(expected)"))
+    #expect(list.store.items.map(\.id) == ids + [expected])
+  }
 }

@@ -1,11 +1,26 @@
+import POMVVMWorkloads
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 let settings = Settings.parse(CommandLine.arguments)
 MainActor.assumeIsolated {
-  var report = Report()
-  if settings.wants("cells") {
-    runCellBenchmarks(settings, &report)
+  var table = RatioTable()
+  for comparison in catalog where settings.wants(comparison.path) {
+    let (kit, baseline) =
+      switch comparison.measure {
+      case .time: measureTime(comparison, settings)
+      case .bytes: measureBytes(comparison)
+      }
+    table.add(comparison, kit: kit, baseline: baseline)
   }
-  if settings.wants("arrays") {
-    runArrayBenchmarks(settings, &report)
+  table.print()
+  blackHole(sharedSink.total)
+  if settings.check && !table.misses.isEmpty {
+    print("\nMissed targets: \(table.misses.joined(separator: "; "))")
+    exit(1)
   }
-  report.print()
 }

@@ -39,6 +39,7 @@ public enum DemoApp {
   public static func main() async -> Never {
     var output = StandardOutput()
     var error = StandardError()
+    SignalFlush.install()
     let (status, feature) = await start(
       arguments: Array(CommandLine.arguments.dropFirst()), input: StandardInputLines(),
       output: &output, error: &error, isTerminal: POSIXTerminal.isTerminal(STDIN_FILENO),
@@ -86,9 +87,8 @@ public enum DemoApp {
     do {
       options = try DemoOptions.parse(arguments)
     } catch let usageError {
-      error.write(
-        "error: \(usageError.message)\n\(DemoOptions.usage)\n"
-          + "  See 'pomvvm-demo --help' for more information.\n")
+      error.writeErrorLine(usageError.message)
+      error.write("\(DemoOptions.usage)\n  See 'pomvvm-demo --help' for more information.\n")
       return (2, nil)
     }
     if options.showsHelp {
@@ -103,14 +103,17 @@ public enum DemoApp {
     do {
       feature = try options.feature.init(environment: environment)
     } catch let startError {
-      error.write("error: \(startError.message)\n")
+      error.writeErrorLine(startError.message)
       return (1, nil)
     }
+    let status: Int32
     if isTerminal && !options.forcesScript {
-      return (await runInteractive(feature, on: terminal(), error: &error), feature)
+      status = await runInteractive(feature, on: terminal(), error: &error)
+    } else {
+      status = await ScriptRunner(isQuiet: options.isQuiet).run(
+        feature, lines: input, output: &output, error: &error)
     }
-    let status = await ScriptRunner(isQuiet: options.isQuiet).run(
-      feature, lines: input, output: &output, error: &error)
+    feature.finish()
     return (status, feature)
   }
 
@@ -124,18 +127,18 @@ public enum DemoApp {
     error: inout some TextOutputStream
   ) async -> Int32 {
     var status: Int32 = 0
-    let reports = await Diagnostics.capturing {
+    let reports = await Diagnostics.capturingReports {
       do throws(TerminalError) {
         let end = try await FullScreenSession(device: terminal).run(
           InteractiveShell(feature: feature))
         status = end == .interrupted ? 130 : 0
       } catch let terminalError {
-        error.write("error: \(terminalError.description)\n")
+        error.writeErrorLine(terminalError.description)
         status = 1
       }
     }
     for report in reports {
-      error.write("POMVVM: \(report)\n")
+      error.writeVisibleLine("POMVVM: \(report)")
     }
     return status
   }

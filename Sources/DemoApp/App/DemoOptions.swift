@@ -138,7 +138,8 @@ public struct DemoOptions {
 
       With standard input on a terminal, a full-screen terminal UI opens.
       Otherwise (or with --script), standard input is a script: one command per
-      line, and the screen is printed after each. Type 'help' in a script for
+      line, and the screen is printed after each, so an empty script prints
+      nothing: 'render' prints the screen as it is. Type 'help' in a script for
       the commands of the current screen.
 
       FEATURES (default: \(features[0].name)):
@@ -148,7 +149,7 @@ public struct DemoOptions {
         --script        read a script from standard input, even from a terminal
         --quiet         in a script, print the screen only for 'render'
         --clock DATE    fix the clock to an ISO 8601 date: --clock \(exampleDate)
-        --store FILE    keep the to-do list in FILE (JSON), saved after every change
+        --store FILE    keep the to-do list in FILE (JSON), saved as it changes
         --latency MS    make every request of the movie catalog take MS milliseconds
         -h, --help      show this help
 

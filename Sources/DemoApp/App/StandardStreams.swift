@@ -12,8 +12,20 @@ import Darwin
 nonisolated(unsafe) private let outputStream = fdopen(STDOUT_FILENO, "w")
 nonisolated(unsafe) private let errorStream = fdopen(STDERR_FILENO, "w")
 
+/// Writes a string's UTF-8 bytes, all of them: `fputs` would stop at a NUL.
+private func writeBytes(of string: String, to stream: UnsafeMutablePointer<FILE>?) {
+  var string = string
+  string.withUTF8 { bytes in
+    _ = fwrite(bytes.baseAddress, 1, bytes.count, stream)
+  }
+}
+
 /// Standard output as a text stream.
 public struct StandardOutput: TextOutputStream {
+  // Not an empty struct: ThreadSanitizer crashes on an empty struct passed
+  // `inout` across an `await` (the script runner takes these streams so).
+  private let descriptor = STDOUT_FILENO
+
   /// Creates the stream.
   public init() {}
 
@@ -21,7 +33,7 @@ public struct StandardOutput: TextOutputStream {
   ///
   /// - Parameter string: The text.
   public mutating func write(_ string: String) {
-    fputs(string, outputStream)
+    writeBytes(of: string, to: outputStream)
   }
 }
 
@@ -30,6 +42,9 @@ public struct StandardOutput: TextOutputStream {
 /// It flushes standard output first, so that when both go to the same
 /// place (`2>&1`) an error line shows after the screens before it.
 public struct StandardError: TextOutputStream {
+  // Not empty, for ThreadSanitizer; see `StandardOutput`.
+  private let descriptor = STDERR_FILENO
+
   /// Creates the stream.
   public init() {}
 
@@ -38,7 +53,7 @@ public struct StandardError: TextOutputStream {
   /// - Parameter string: The text.
   public mutating func write(_ string: String) {
     fflush(outputStream)
-    fputs(string, errorStream)
+    writeBytes(of: string, to: errorStream)
     fflush(errorStream)
   }
 }

@@ -81,6 +81,10 @@ public protocol DemoFeature: AnyObject {
   /// Whether work a command or key started is still under way; the terminal
   /// redraws until it is done.
   var hasPendingWork: Bool { get }
+
+  /// Finishes what must not be lost before the app exits, however the run
+  /// ended: `quit`, the end of the script or of the input, Ctrl-C.
+  func finish()
 }
 
 // MARK: - Default implementations
@@ -91,6 +95,9 @@ extension DemoFeature {
 
   /// No pending work: the feature's work is synchronous.
   public var hasPendingWork: Bool { false }
+
+  /// Nothing to finish: the feature keeps nothing that could be lost.
+  public func finish() {}
 }
 
 /// What a feature may depend on, injected so that scripts and tests are

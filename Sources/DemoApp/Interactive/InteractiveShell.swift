@@ -21,19 +21,46 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
 
   /// The feature's screen above its help line.
   ///
+  /// A help line wider than the terminal wraps between its entries (`a add`,
+  /// `q quit`, …) onto as many rows as it needs, so that no key is cut off;
+  /// the body keeps at least one row.
+  ///
   /// - Parameter size: The terminal's size.
-  /// - Returns: The frame: the body, blank rows, then the help line.
+  /// - Returns: The frame: the body, blank rows, then the help rows.
   public func frame(size: TerminalSize) -> Frame {
-    let bodyHeight = max(size.height - 1, 0)
+    guard size.height > 0 else { return Frame() }
+    var help = Self.wrap(feature.keyHelp, width: size.width)
+    if help.count > size.height - 1 {
+      help = Array(help.suffix(max(size.height - 1, 1)))
+    }
+    let bodyHeight = max(size.height - help.count, 0)
     var frame = feature.body(size: TerminalSize(width: size.width, height: bodyHeight))
     if frame.lines.count > bodyHeight {
       frame.lines.removeLast(frame.lines.count - bodyHeight)
     }
     frame.lines += Array(repeating: Frame.Line(""), count: bodyHeight - frame.lines.count)
-    if size.height > 0 {
-      frame.lines.append(Frame.Line(feature.keyHelp, style: .dim))
-    }
+    frame.lines += help.map { Frame.Line($0, style: .dim) }
     return frame
+  }
+
+  /// Splits a help line between its entries (separated by two spaces) into
+  /// rows of at most `width` columns; an entry wider than that gets a row of
+  /// its own.
+  static func wrap(_ help: String, width: Int) -> [String] {
+    guard help.displayWidth > width else { return [help] }
+    var rows: [String] = []
+    var row = ""
+    for entry in help.split(separator: "  ") {
+      let joined = row.isEmpty ? String(entry) : row + "  " + entry
+      if row.isEmpty || joined.displayWidth <= width {
+        row = joined
+      } else {
+        rows.append(row)
+        row = String(entry)
+      }
+    }
+    rows.append(row)
+    return rows
   }
 
   /// Passes a key to the feature.

@@ -15,6 +15,17 @@ extension MoviesFeature {
   /// - Parameter size: The space for the screen.
   /// - Returns: The lines to draw.
   public func body(size: TerminalSize) -> Frame {
+    var frame = screenBody()
+    // `f` changes nothing on screen by itself: say what it armed.
+    let failures = catalog.pendingFailureCount
+    if failures > 0 {
+      let what = failures == 1 ? "The next request" : "The next \(failures) requests"
+      frame.lines += [Frame.Line(""), Frame.Line("  \(what) will fail (f).", style: .dim)]
+    }
+    return frame
+  }
+
+  private func screenBody() -> Frame {
     guard detailViewModel == nil else {
       return Frame(
         lines: detail.lines.enumerated().map { Frame.Line($1, style: $0 == 0 ? .bold : []) })

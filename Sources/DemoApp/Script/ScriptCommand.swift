@@ -34,19 +34,23 @@ public struct ScriptCommand: Hashable, Sendable {
   ///
   /// Spaces and tabs before the word are skipped, and a carriage return at
   /// the end (a script written on Windows) is dropped. A comment is a line
-  /// whose first character after any indentation is `#`.
+  /// whose first character after any indentation is `#`. The word ends at
+  /// the first space, even one that a combining mark follows (`add ◌̀x`
+  /// adds "◌̀x").
   ///
   /// - Parameter line: A line, without its line feed.
   public init?(line: some StringProtocol) {
-    var text = Substring(line)
-    if text.last == "\r" { text.removeLast() }
-    text = text.drop { $0 == " " || $0 == "\t" }
-    guard let first = text.first, first != "#" else { return nil }
-    if let space = text.firstIndex(of: " ") {
-      word = String(text[..<space])
-      argument = String(text[text.index(after: space)...])
+    // Unicode scalars, not characters: a space followed by a combining mark
+    // is one character, and the mark belongs to what follows the space.
+    var scalars = Substring(line).unicodeScalars
+    if scalars.last == "\r" { scalars.removeLast() }
+    scalars = scalars.drop { $0 == " " || $0 == "\t" }
+    guard let first = scalars.first, first != "#" else { return nil }
+    if let space = scalars.firstIndex(of: " ") {
+      word = String(scalars[..<space])
+      argument = String(scalars[scalars.index(after: space)...])
     } else {
-      word = String(text)
+      word = String(scalars)
       argument = nil
     }
   }

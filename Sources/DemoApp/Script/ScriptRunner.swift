@@ -11,6 +11,13 @@
 ///   goes on.
 /// - `render`, `help` and `quit` work on every screen; the feature performs
 ///   the rest.
+/// - A line ends at a line feed; a carriage return before it is dropped. A
+///   carriage return on its own ends no line: it is part of the line.
+/// - What a script or a file holds is data: every control character in a
+///   printed screen, help or error line is shown as a visible escape
+///   (`\u{1B}`, `\u{0D}`), so nothing typed can move the cursor or change
+///   the terminal, and every error is one line. Views keep the text as
+///   typed.
 ///
 /// The script ends at `quit` or at the end of the input. Its exit status is
 /// 0 if every command succeeded and 1 otherwise.
@@ -66,7 +73,7 @@ public struct ScriptRunner {
           }
         }
       } catch let scriptError {
-        error.write("error: \(scriptError.message)\n")
+        error.writeErrorLine(scriptError.message)
         failed = true
       }
     }
@@ -111,8 +118,9 @@ public struct ScriptRunner {
       }
       hasPrinted = true
       for line in lines {
-        output.write(line)
-        output.write("\n")
+        // Text from the user or a file is data: it never reaches the
+        // terminal as control characters.
+        output.writeVisibleLine(line)
       }
     }
   }

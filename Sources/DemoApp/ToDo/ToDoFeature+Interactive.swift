@@ -108,22 +108,15 @@ extension ToDoFeature {
         notice = "\(error)"
       }
     case .character("a"):
-      var refusal: ToDoRefusal?
-      _ = saving {
-        do throws(ToDoRefusal) {
-          try list.add()
-        } catch {
-          refusal = error
-        }
-      }
-      if let refusal {
-        notice = "\(refusal); press d to delete one"
-      } else {
+      do throws(ToDoRefusal) {
+        try list.add()
         cursor.row = rowCount - 1
+      } catch {
+        notice = "\(error); press d to delete one"
       }
     case .character("d"):
       guard rowCount > 0 else { return }
-      _ = saving { _ = try? list.delete(row: cursor.row + 1) }
+      _ = try? list.delete(row: cursor.row + 1)
       cursor.clamp(toRowCount: rowCount)
     default:
       break
@@ -138,7 +131,7 @@ extension ToDoFeature {
       }
     case .character("d"):
       if let item = editorView.viewModel, !item.isDetached {
-        _ = saving { item.delete() }
+        item.delete()
       }
       back()
     case .escape, .character("b"), .left:
@@ -155,7 +148,7 @@ extension ToDoFeature {
       editor = editing
     case .committed(let text):
       editor = nil
-      _ = saving { editorView.type(title: text) }
+      editorView.type(title: text)
     case .cancelled:
       editor = nil
     }

@@ -16,14 +16,23 @@ import ToDo
 ///
 /// ## Persistence
 ///
-/// With `--store FILE` the store is kept in `FILE` and saved after every
-/// change. A file that does not exist yet starts with the two sample
-/// items, like a list kept in memory; one that exists is loaded as it is.
-/// A file that cannot be read, or is not a valid store file, stops the
-/// feature from starting, and the file is left untouched. A save that fails
-/// keeps the change in memory (the next save that succeeds writes it),
-/// shows `Save failed: …` under the screen, and, in a script, makes the
-/// command that changed the list an error.
+/// With `--store FILE` the store is kept in `FILE`. A file that does not
+/// exist yet starts with the two sample items, like a list kept in memory;
+/// one that exists is loaded as it is. A file that cannot be read, is not a
+/// valid store file (two items with the same id, say), holds more than 10
+/// items, or is open in another `pomvvm-demo`, stops the feature from
+/// starting, and the file is left untouched.
+///
+/// In a script, every command that changes the list waits for its save,
+/// so that a save that fails is that command's error. Interactively, saves
+/// are coalesced and written in the background, so a key never waits for
+/// the disk. Either way nothing is lost on the way out: the store is
+/// flushed on `q` or `quit`, at the end of the script or of the input, on
+/// Ctrl-C, and when `SIGINT`, `SIGTERM` or `SIGHUP` ends the app.
+///
+/// A save that fails keeps the change in memory (the next save that
+/// succeeds writes it) and shows `Save failed: …` under the screen; a
+/// read-only file is never replaced.
 @MainActor
 public final class ToDoFeature: DemoFeature {
   /// `todo`.
@@ -90,15 +99,16 @@ public final class ToDoFeature: DemoFeature {
   ///
   /// - Parameter environment: The store file, if any.
   /// - Throws: ``FeatureError`` with the ``POMVVM/StoreError``'s message if
-  ///   the store file cannot be read or is not a valid store file (the file
-  ///   is left untouched), or if a new store file cannot be written.
+  ///   the store file cannot be read, is not a valid to-do store file
+  ///   (``POMVVM/Store/toDoList(contentsOf:)``) or is in use (the file is
+  ///   left untouched), or if a new store file cannot be written.
   public init(environment: FeatureEnvironment) throws(FeatureError) {
     let store: Store<ToDoItem>
     var isNew = true
     if let url = environment.storeURL {
       isNew = !FileManager.default.fileExists(atPath: url.path)
       do throws(StoreError) {
-        store = try Store(contentsOf: url)
+        store = try Store.toDoList(contentsOf: url)
       } catch {
         throw FeatureError(error.description)
       }
@@ -108,11 +118,15 @@ public final class ToDoFeature: DemoFeature {
     list = ToDoListViewModel(store: store)
     listView.bind(to: list)
     saveStatus.bind(to: list)
+    if store.fileURL != nil {
+      SignalFlush.register(self) { [weak store] in store?.flush() }
+    }
     guard isNew else { return }
-    let reports = Diagnostics.capturing {
+    let reports = Diagnostics.capturingReports {
       for _ in 0..<2 {
         _ = try? list.add()
       }
+      store.flush()
     }
     if let saveError = list.saveError.value {
       throw FeatureError(saveError.description)
@@ -153,8 +167,8 @@ public final class ToDoFeature: DemoFeature {
     cursor.clamp(toRowCount: rowCount)
   }
 
-  /// Runs a change to the store with the kit's diagnostics held, and
-  /// returns the save error it left, if any.
+  /// Runs a change to the store and waits for its save, with the kit's
+  /// diagnostics held, and returns the save error it left, if any.
   ///
   /// The store reports a failed save to `Diagnostics` as well as in its
   /// `saveError`; the caller shows the error itself, so that report is
@@ -163,14 +177,30 @@ public final class ToDoFeature: DemoFeature {
   /// - Parameter change: The change.
   /// - Returns: The store's save error after the change.
   func saving(_ change: () -> Void) -> StoreError? {
-    let reports = Diagnostics.capturing(change)
+    let reports = Diagnostics.capturingReports {
+      change()
+      list.store.flush()
+    }
     let saveError = list.saveError.value
     Self.forward(reports, except: saveError)
     return saveError
   }
 
-  private static func forward(_ reports: [String], except saveError: StoreError?) {
-    for report in reports where report != saveError?.description {
+  /// Writes the changes not saved yet before the app exits.
+  public func finish() {
+    list.store.flush()
+  }
+
+  /// Whether a change is still being saved in the background; the terminal
+  /// redraws until its outcome shows.
+  public var hasPendingWork: Bool { list.store.isSaving }
+
+  deinit {
+    SignalFlush.unregister(self)
+  }
+
+  private static func forward(_ reports: [Diagnostics.Report], except saveError: StoreError?) {
+    for report in reports where report.message != saveError?.description {
       Diagnostics.report(report)
     }
   }

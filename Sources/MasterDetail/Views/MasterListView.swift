@@ -46,7 +46,7 @@ public final class MasterListView: BindableView {
     recycle(rows.indices)
     rows = viewModel.items.indices.map { row(for: viewModel, at: $0) }
     return [
-      viewModel.items.observe { [weak self] change in
+      viewModel.items.observeChanges { [weak self] change in
         self?.apply(change.changeSet, from: viewModel)
       },
       // The header and the rows were bound by hand: end their bindings with
@@ -69,7 +69,7 @@ public final class MasterListView: BindableView {
   }
 
   /// The line of one row, numbered from 1 as ``lines`` shows it:
-  /// `  2. [x] first`.
+  /// `  2. [x] first`, the number right-aligned to the widest one.
   ///
   /// A screen that shows only some rows (a terminal window onto a long
   /// list) asks for those, at no cost for the others.
@@ -79,7 +79,11 @@ public final class MasterListView: BindableView {
   /// - Returns: The row's line.
   /// - Complexity: O(1) besides the length of the line.
   public func line(forRow index: Int) -> String {
-    "  \(index + 1). \(rows[index].line.value)"
+    // Right-aligned, so that the rows' texts line up past row 9.
+    let number = String(index + 1)
+    let width = String(rows.count).count
+    return String(repeating: " ", count: 2 + width - number.count)
+      + "\(number). \(rows[index].line.value)"
   }
 
   private func apply(_ changeSet: ChangeSet<Item>, from viewModel: MasterViewModel) {

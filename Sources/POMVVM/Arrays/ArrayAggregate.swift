@@ -1,20 +1,34 @@
-/// Something derived from an array and kept up to date from its change sets.
+/// The array's registration of something derived from it and kept up to
+/// date from its change sets (``ObservableArray/liveCount(where:)``,
+/// ``ObservableArray/liveElement(for:)``).
 ///
 /// An aggregate costs O(changed elements) per change, never a rescan of the
-/// array. Not API: use ``ObservableArray/count(where:)`` or
-/// ``ObservableArray/element(for:)``.
-@MainActor
-public class _ArrayAggregate<Element: Identifiable> {
-  init() {}
-
-  /// Applies one change.
-  func _apply(_ change: ArrayChange<Element>) {}
-}
-
-/// The array's reference to an aggregate: weak, so an aggregate lives only
-/// as long as its users.
+/// array. The entry refers to the aggregate weakly, so an aggregate lives
+/// only as long as its users; `apply` is made where the aggregate is made,
+/// so that it runs specialised for the element type.
+@usableFromInline
 struct _WeakAggregate<Element: Identifiable> {
-  weak var aggregate: _ArrayAggregate<Element>?
+  @usableFromInline
+  weak var owner: AnyObject?
+  /// The number of the last change the aggregate already reflects: it was
+  /// made from the contents after that change, so it skips it and those
+  /// before it.
+  @usableFromInline
+  let since: UInt64
+  /// Applies one change quietly and returns the list to notify, if the
+  /// aggregate's value changed; call it only while `owner` lives.
+  @usableFromInline
+  let apply: @MainActor (ArrayChange<Element>) -> _ObserverListBase?
+
+  @inlinable
+  init(
+    owner: AnyObject, since: UInt64,
+    apply: @escaping @MainActor (ArrayChange<Element>) -> _ObserverListBase?
+  ) {
+    self.owner = owner
+    self.since = since
+    self.apply = apply
+  }
 }
 
 /// The number of elements of an ``ObservableArray`` that match a predicate,
@@ -22,21 +36,31 @@ struct _WeakAggregate<Element: Identifiable> {
 ///
 /// Toggling one element costs O(1) whatever the size of the array: an
 /// insertion, removal or update adjusts the count by the difference it
-/// makes; only a reload counts again from scratch (see ``recounts``).
+/// makes; only a reload counts again from scratch.
+///
+/// The count is brought up to date before any observer of the change runs —
+/// an observer of the array, of an element cell or of a projection reads the
+/// new count.
 ///
 /// ```swift
-/// let openSwitches = items.count(where: \.on)
+/// let openSwitches = items.liveCount(where: \.on)
 /// items.update(Item(id: 1, text: "first", on: true))   // openSwitches.value + 1
 /// ```
 @MainActor
-public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, ObservableCell {
-  private let predicate: (Element) -> Bool
-  private let storage: Observable<Int>
+public final class ArrayCount<Element: Identifiable>: ObservableCell {
+  @usableFromInline
+  let predicate: (Element) -> Bool
+  @usableFromInline
+  let storage: Observable<Int>
 
   /// How many changes were handled by counting every element again: only
   /// reloads do, so this stays 0 while the array is patched.
-  public private(set) var recounts = 0
+  ///
+  /// For the package's own tests; not API.
+  @usableFromInline
+  package var recounts = 0
 
+  @usableFromInline
   init(_ elements: [Element], predicate: @escaping (Element) -> Bool) {
     self.predicate = predicate
     storage = Observable(elements.count(where: predicate))
@@ -70,13 +94,17 @@ public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, 
   public func observeChanges(_ handler: @escaping @MainActor (Int) -> Void) -> Subscription {
     storage._observe(retaining: self, changesOnly: true, handler)
   }
+}
 
-  override func _apply(_ change: ArrayChange<Element>) {
+extension ArrayCount {
+  /// Applies one change quietly; returns the list to notify if the count
+  /// changed.
+  @inlinable
+  func _apply(_ change: ArrayChange<Element>) -> _ObserverListBase? {
     let changeSet = change.changeSet
     if let reload = changeSet.reload {
       recounts += 1
-      storage.value = reload.new.count(where: predicate)
-      return
+      return storage._setQuietly(reload.new.count(where: predicate)) ? storage : nil
     }
     var delta = 0
     for removal in changeSet.removals where predicate(removal.element) {
@@ -88,15 +116,19 @@ public final class ArrayCount<Element: Identifiable>: _ArrayAggregate<Element>, 
     for update in changeSet.updates {
       delta += (predicate(update.newElement) ? 1 : 0) - (predicate(update.oldElement) ? 1 : 0)
     }
-    if delta != 0 {
-      storage.value += delta
-    }
+    guard delta != 0 else { return nil }
+    storage._setQuietly(storage._value + delta)
+    return storage
   }
+}
+
+extension ArrayCount: _GraphCell {
+  var _graphList: _ObserverListBase { storage }
 }
 
 /// Follows the element with one id through the array's change sets.
 @MainActor
-final class _ElementLookup<Element: Identifiable>: _ArrayAggregate<Element> {
+final class _ElementLookup<Element: Identifiable> {
   let id: Element.ID
   weak var output: Derived<Element?>?
 
@@ -104,22 +136,26 @@ final class _ElementLookup<Element: Identifiable>: _ArrayAggregate<Element> {
     self.id = id
   }
 
-  override func _apply(_ change: ArrayChange<Element>) {
-    guard let output else { return }
+  func _apply(_ change: ArrayChange<Element>) -> _ObserverListBase? {
+    guard let output else { return nil }
     let changeSet = change.changeSet
+    var found: Element??
     if let reload = changeSet.reload {
-      output.update(reload.new.first { $0.id == id })
-      return
+      found = .some(reload.new.first { $0.id == id })
+    } else {
+      for removal in changeSet.removals where removal.element.id == id {
+        found = .some(nil)
+      }
+      for insertion in changeSet.insertions where insertion.element.id == id {
+        found = insertion.element
+      }
+      for update in changeSet.updates where update.newElement.id == id {
+        found = update.newElement
+      }
     }
-    for removal in changeSet.removals where removal.element.id == id {
-      output.update(nil)
-    }
-    for insertion in changeSet.insertions where insertion.element.id == id {
-      output.update(insertion.element)
-    }
-    for update in changeSet.updates where update.newElement.id == id {
-      output.update(update.newElement)
-    }
+    guard let found else { return nil }
+    let storage = output._node.storage
+    return storage._setQuietly(found) ? storage : nil
   }
 }
 
@@ -132,9 +168,10 @@ extension ObservableArray {
   ///   last reference to it goes away.
   /// - Complexity: O(*n*) to create; then O(*k*) per change of *k*
   ///   elements (O(*n*) for a reload).
-  public func count(where predicate: @escaping (Element) -> Bool) -> ArrayCount<Element> {
+  @inlinable
+  public func liveCount(where predicate: @escaping (Element) -> Bool) -> ArrayCount<Element> {
     let count = ArrayCount(_elements, predicate: predicate)
-    _register(count)
+    _register(count) { [unowned(unsafe) count] in count._apply($0) }
     return count
   }
 
@@ -149,31 +186,27 @@ extension ObservableArray {
   ///   reference to it goes away.
   /// - Complexity: O(1) to create; then O(*k*) per change of *k* elements
   ///   (O(*n*) for a reload).
-  public func element(for id: Element.ID) -> Derived<Element?> {
+  public func liveElement(for id: Element.ID) -> Derived<Element?> {
     let lookup = _ElementLookup<Element>(id: id)
-    let output = Derived<Element?>(self[id: id])
+    // The lookup is the cell's source: the cell keeps it alive.
+    let current = _index(of: id).map { _elements[$0] }
+    let output = Derived(node: _DerivedNode(current, sources: [lookup], compute: nil))
     lookup.output = output
-    output.connect(sources: [lookup], upstream: [])
-    _register(lookup)
+    _register(lookup) { [unowned(unsafe) lookup] in lookup._apply($0) }
     return output
   }
 
-  func _register(_ aggregate: _ArrayAggregate<Element>) {
-    _aggregates.removeAll { $0.aggregate == nil }
-    _aggregates.append(_WeakAggregate(aggregate: aggregate))
-  }
-
-  func _updateAggregates(for change: ArrayChange<Element>) {
-    var released = false
-    for entry in _aggregates {
-      if let aggregate = entry.aggregate {
-        aggregate._apply(change)
-      } else {
-        released = true
-      }
-    }
-    if released {
-      _aggregates.removeAll { $0.aggregate == nil }
-    }
+  /// Registers an aggregate made from the current contents.
+  ///
+  /// - Parameters:
+  ///   - aggregate: The aggregate; the array holds it weakly.
+  ///   - apply: Applies a change to it; called only while it lives.
+  @inlinable
+  func _register(
+    _ aggregate: AnyObject,
+    apply: @escaping @MainActor (ArrayChange<Element>) -> _ObserverListBase?
+  ) {
+    _aggregates.removeAll { $0.owner == nil }
+    _aggregates.append(_WeakAggregate(owner: aggregate, since: _changeSequence, apply: apply))
   }
 }

@@ -19,6 +19,7 @@ public struct ArrayChange<Element> {
   /// - Parameters:
   ///   - changeSet: What changed.
   ///   - newElements: The contents right after the change.
+  @inlinable
   public init(changeSet: ChangeSet<Element>, newElements: [Element]) {
     self.changeSet = changeSet
     self.newElements = newElements

@@ -19,7 +19,7 @@
 ///
 /// ```swift
 /// let before = Array(array)
-/// let subscription = array.observe { change in
+/// let subscription = array.observeChanges { change in
 ///   assert(try! change.changeSet.applied(to: before) == change.newElements)
 /// }
 /// ```
@@ -36,6 +36,7 @@ public struct ChangeSet<Element> {
     /// - Parameters:
     ///   - index: The element's index in the old array.
     ///   - element: The removed element.
+    @inlinable
     public init(index: Int, element: Element) {
       self.index = index
       self.element = element
@@ -54,6 +55,7 @@ public struct ChangeSet<Element> {
     /// - Parameters:
     ///   - index: The element's index in the new array.
     ///   - element: The inserted element.
+    @inlinable
     public init(index: Int, element: Element) {
       self.index = index
       self.element = element
@@ -78,6 +80,7 @@ public struct ChangeSet<Element> {
     ///   - newIndex: The element's index in the new array.
     ///   - oldElement: The value before the change.
     ///   - newElement: The value after the change.
+    @inlinable
     public init(oldIndex: Int, newIndex: Int, oldElement: Element, newElement: Element) {
       self.oldIndex = oldIndex
       self.newIndex = newIndex
@@ -98,6 +101,7 @@ public struct ChangeSet<Element> {
     /// - Parameters:
     ///   - from: The element's index in the old array.
     ///   - to: The element's index in the new array.
+    @inlinable
     public init(from: Int, to: Int) {
       self.from = from
       self.to = to
@@ -124,6 +128,7 @@ public struct ChangeSet<Element> {
     /// - Parameters:
     ///   - old: The contents before.
     ///   - new: The contents after.
+    @inlinable
     public init(old: [Element], new: [Element]) {
       self.old = old
       self.new = new
@@ -143,6 +148,7 @@ public struct ChangeSet<Element> {
   ///   - insertions: Elements that entered, by ascending new index.
   ///   - updates: Elements whose value changed, by ascending new index.
   ///   - moves: Elements whose position changed, by ascending new index.
+  @inlinable
   public init(
     removals: [Removal] = [], insertions: [Insertion] = [], updates: [Update] = [],
     moves: [Move] = []
@@ -170,11 +176,13 @@ public struct ChangeSet<Element> {
   /// Whether the change set replaces every element instead of patching.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public var isReload: Bool { reload != nil }
 
   /// Whether the change set changes nothing.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public var isEmpty: Bool {
     reload == nil && removals.isEmpty && insertions.isEmpty && updates.isEmpty && moves.isEmpty
   }
@@ -182,6 +190,7 @@ public struct ChangeSet<Element> {
   /// How many rows the change set touches (a reload touches every new row).
   ///
   /// - Complexity: O(1).
+  @inlinable
   public var count: Int {
     if let reload { return reload.new.count }
     return removals.count + insertions.count + updates.count + moves.count

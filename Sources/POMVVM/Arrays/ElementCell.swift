@@ -28,16 +28,29 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// The id of the element this cell follows.
   public let id: Element.ID
 
-  private var array: ObservableArray<Element>?
-  private var indexHint: Int
-  private let storage: Observable<Element>
-  private let detachedState = Derived(false)
+  /// The array, while the element is in it.
+  ///
+  /// The cell keeps its array alive.
+  @usableFromInline
+  var array: ObservableArray<Element>?
+  @usableFromInline
+  var indexHint: Int
+  @usableFromInline
+  let storage: Observable<Element>
+  /// Made on first use: most cells are never asked for it.
+  @usableFromInline
+  var detachedState: Derived<Bool>?
+  /// The last change of the array that this cell already reflects.
+  @usableFromInline
+  let _since: UInt64
 
+  @usableFromInline
   init(array: ObservableArray<Element>, index: Int) {
     self.array = array
     let element = array._elements[index]
     id = element.id
     indexHint = index
+    _since = array._changeSequence
     storage = Observable(element, isDuplicate: array._isUnchanged)
   }
 
@@ -48,43 +61,94 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// The element's current value, or its last value once detached.
   ///
   /// Setting it writes through to the array; a refused write is reported to
-  /// ``Diagnostics``.
+  /// ``Diagnostics``, naming this setter (a setter cannot take its caller's
+  /// location): write `cell.set(newValue)` (``set(_:fileID:line:)``) to
+  /// have it name your line.
   ///
   /// - Complexity: O(1) to read; O(1) on average to write.
+  @inlinable
   public var value: Element {
     get { storage.value }
+    _modify {
+      var newValue = storage._value
+      yield &newValue
+      set(newValue)
+    }
     set { set(newValue) }
   }
 
   /// Whether the element has left its array; a detached cell refuses writes.
-  public var isDetached: Bool { array == nil }
+  ///
+  /// It is `true` from the mutation that removed the element on, even while
+  /// an observer of an earlier change is still being called; ``detachment``
+  /// tells its observers when the removal is delivered.
+  public var isDetached: Bool {
+    storage._trackRead()
+    return array == nil
+  }
 
   /// A cell that becomes `true`, once, when the element leaves its array.
-  public var detachment: Derived<Bool> { detachedState }
+  ///
+  /// Detachment is told only through this cell: observers of ``value`` are
+  /// not called for it (they are called once more only if the removed
+  /// element's last value had not reached them yet).
+  public var detachment: Derived<Bool> {
+    if let detachedState { return detachedState }
+    let state = Derived(array == nil)
+    detachedState = state
+    return state
+  }
 
   /// Replaces the element in the array.
+  ///
+  /// `cell.set(newValue)` calls ``set(_:fileID:line:)``, which names the
+  /// caller's line in a refusal's report; this one is what generic code
+  /// calls through ``MutableObservableCell``, and its reports name the kit.
   ///
   /// - Parameter newValue: The element's new value; it must keep the id.
   /// - Returns: `true` if the array took the write; `false` if the cell is
   ///   detached or the id differs (reported to ``Diagnostics``).
   /// - Complexity: O(1) on average.
+  @inlinable
+  @_disfavoredOverload
   @discardableResult
   public func set(_ newValue: Element) -> Bool {
+    set(newValue, fileID: #fileID, line: #line)
+  }
+
+  /// Replaces the element in the array; a refusal's report names the
+  /// caller's line.
+  ///
+  /// - Parameters:
+  ///   - newValue: The element's new value; it must keep the id.
+  ///   - fileID: The culprit's file in a report; by default, the caller's.
+  ///   - line: The culprit's line in a report; by default, the caller's.
+  /// - Returns: `true` if the array took the write; `false` if the cell is
+  ///   detached or the id differs (reported to ``Diagnostics``).
+  /// - Complexity: O(1) on average.
+  @inlinable
+  @discardableResult
+  public func set(
+    _ newValue: Element, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool {
     guard let array else {
       Diagnostics.report(
         "write refused: the element with id \(id) was removed from its array; "
-          + "its cell is detached and keeps the last value")
+          + "its cell is detached and keeps the last value", fileID: fileID, line: line)
       return false
     }
     guard newValue.id == id else {
       Diagnostics.report(
-        "write refused: the cell for id \(id) cannot take an element with id \(newValue.id)")
+        "write refused: the cell for id \(id) cannot take an element with id \(newValue.id)",
+        fileID: fileID, line: line)
       return false
     }
     guard let index = array._index(of: id, hint: indexHint) else {
       // The removal is on its way to this cell (an observer wrote during
       // the delivery of an earlier change).
-      Diagnostics.report("write refused: the element with id \(id) is no longer in its array")
+      Diagnostics.report(
+        "write refused: the element with id \(id) is no longer in its array",
+        fileID: fileID, line: line)
       return false
     }
     indexHint = index
@@ -116,24 +180,47 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
     storage._observe(retaining: self, changesOnly: true, handler)
   }
 
-  /// Takes the element's new value from a published change.
-  func _receive(_ element: Element, at index: Int) {
-    indexHint = index
-    storage.value = element
+  /// Leaves the array, whose mutation removed the element.
+  ///
+  /// The change may not be delivered yet; writes are refused from now on.
+  @inlinable
+  func _leave() {
+    array = nil
+    if let tracking = storage._tracking { tracking.changed() }
   }
 
-  /// Marks the cell detached and tells its observers.
-  func _detach() {
-    guard array != nil else { return }
-    array = nil
-    detachedState.update(true)
+  /// Takes the element's value from a change being delivered, quietly.
+  @inlinable
+  func _receiveQuietly(_ element: Element, at index: Int, into touched: inout [_Touched]) {
+    indexHint = index
+    storage._setQuietly(element, into: &touched)
   }
+
+  /// Takes the removed element's last value and marks the detachment,
+  /// quietly, when the removal is delivered; the lists whose observers must
+  /// be told go to `touched`.
+  @usableFromInline
+  func _detachQuietly(lastValue: Element, into touched: inout [_Touched]) {
+    storage._setQuietly(lastValue, into: &touched)
+    detachedState?._node.storage._setQuietly(true, into: &touched)
+  }
+}
+
+extension ElementCell: _GraphCell {
+  var _graphList: _ObserverListBase { storage }
 }
 
 /// The array's registry entry for a cell: weak, so that a cell lives only
 /// as long as its users.
+@usableFromInline
 struct _WeakElementCell<Element: Identifiable> {
+  @usableFromInline
   weak var cell: ElementCell<Element>?
+
+  @usableFromInline
+  init(cell: ElementCell<Element>) {
+    self.cell = cell
+  }
 }
 
 extension ObservableArray {
@@ -180,15 +267,64 @@ extension ObservableArray {
     cell(for: id)?.projection(keyPath)
   }
 
+  /// A two-way cell onto one `Equatable` field of the element with `id`; its
+  /// observers are told only when the field changes.
+  ///
+  /// - Parameters:
+  ///   - id: The element's id.
+  ///   - keyPath: The field.
+  /// - Returns: The cell, or `nil` if no element has that id.
+  /// - Complexity: O(1) on average.
+  public func cell<Field: Equatable>(
+    for id: Element.ID, _ keyPath: WritableKeyPath<Element, Field>
+  ) -> ProjectedCell<ElementCell<Element>, Field>? {
+    cell(for: id)?.projection(keyPath)
+  }
+
   func _forgetCell(for id: Element.ID, _ cell: ElementCell<Element>) {
     if let entry = _cells[id], entry.cell == nil || entry.cell === cell {
       _cells[id] = nil
     }
   }
 
-  /// Brings the element cells up to date with a change.
-  func _updateCells(for change: ArrayChange<Element>) {
+  /// Takes the cells of the elements that a mutation removed out of the
+  /// registry, at once.
+  ///
+  /// They refuse writes from now on, and a cell asked for a re-inserted id
+  /// is a new one. They are told when the change is delivered.
+  @usableFromInline
+  func _releaseCells(leaving changeSet: ChangeSet<Element>) -> [_LeavingCell<Element>] {
+    var leaving: [_LeavingCell<Element>] = []
+    if let reload = changeSet.reload {
+      let gone = _cells.keys.filter { _positions[$0] == nil }
+      guard !gone.isEmpty else { return [] }
+      let goneSet = Set(gone)
+      for element in reload.old where goneSet.contains(element.id) {
+        if let cell = _cells.removeValue(forKey: element.id)?.cell {
+          cell._leave()
+          leaving.append(_LeavingCell(cell: cell, lastValue: element))
+        }
+      }
+      for id in gone { _cells[id] = nil }
+      return leaving
+    }
+    for removal in changeSet.removals {
+      if let cell = _cells.removeValue(forKey: removal.element.id)?.cell {
+        cell._leave()
+        leaving.append(_LeavingCell(cell: cell, lastValue: removal.element))
+      }
+    }
+    return leaving
+  }
+
+  /// Brings the element cells up to date with a change, quietly.
+  @inlinable
+  func _updateCells(for pending: _PendingChange<Element>, into touched: inout [_Touched]) {
+    for leaving in pending.leaving {
+      leaving.cell._detachQuietly(lastValue: leaving.lastValue, into: &touched)
+    }
     guard !_cells.isEmpty else { return }
+    let change = pending.change
     let changeSet = change.changeSet
     if changeSet.isReload {
       var present: [Element.ID: Int] = [:]
@@ -196,24 +332,33 @@ extension ObservableArray {
       for (index, element) in change.newElements.enumerated() {
         present[element.id] = index
       }
-      for (id, entry) in _cells {
-        guard let cell = entry.cell else { continue }
-        if let index = present[id] {
-          cell._receive(change.newElements[index], at: index)
-        } else {
-          _cells[id] = nil
-          cell._detach()
-        }
+      for entry in _cells.values {
+        guard let cell = entry.cell, cell._since < pending.sequence,
+          let index = present[cell.id]
+        else { continue }
+        cell._receiveQuietly(change.newElements[index], at: index, into: &touched)
       }
       return
     }
-    for removal in changeSet.removals {
-      if let cell = _cells.removeValue(forKey: removal.element.id)?.cell {
-        cell._detach()
-      }
-    }
     for update in changeSet.updates {
-      _cells[update.newElement.id]?.cell?._receive(update.newElement, at: update.newIndex)
+      guard let cell = _cells[update.newElement.id]?.cell, cell._since < pending.sequence
+      else { continue }
+      cell._receiveQuietly(update.newElement, at: update.newIndex, into: &touched)
     }
+  }
+}
+
+/// A cell whose element a mutation removed, with the element's last value.
+@usableFromInline
+struct _LeavingCell<Element: Identifiable> {
+  @usableFromInline
+  let cell: ElementCell<Element>
+  @usableFromInline
+  let lastValue: Element
+
+  @inlinable
+  init(cell: ElementCell<Element>, lastValue: Element) {
+    self.cell = cell
+    self.lastValue = lastValue
   }
 }

@@ -5,6 +5,7 @@ extension ObservableArray {
   ///   - element: The element; its id must not be present.
   ///   - index: Where to insert, from `0` through `count`.
   /// - Complexity: O(*n*) for the shift (O(1) at the end).
+  @inlinable
   public func insert(_ element: Element, at index: Int) {
     precondition(
       index >= 0 && index <= _elements.count,
@@ -18,6 +19,7 @@ extension ObservableArray {
   ///
   /// - Parameter element: The element; its id must not be present.
   /// - Complexity: Amortized O(1).
+  @inlinable
   public func append(_ element: Element) {
     insert(element, at: _elements.count)
   }
@@ -42,6 +44,7 @@ extension ObservableArray {
   /// - Parameter index: A valid index.
   /// - Returns: The removed element.
   /// - Complexity: O(*n*) for the shift (O(1) at the end).
+  @inlinable
   @discardableResult
   public func remove(at index: Int) -> Element {
     precondition(
@@ -58,6 +61,7 @@ extension ObservableArray {
   /// - Parameter id: The element's id.
   /// - Returns: The removed element, or `nil` if no element has that id.
   /// - Complexity: O(*n*) for the shift.
+  @inlinable
   @discardableResult
   public func remove(id: Element.ID) -> Element? {
     guard let index = _index(of: id) else { return nil }
@@ -103,6 +107,7 @@ extension ObservableArray {
   ///   - index: A valid index.
   ///   - element: The new element; a new id must not be present elsewhere.
   /// - Complexity: O(1) on average.
+  @inlinable
   public func replace(at index: Int, with element: Element) {
     precondition(
       _elements.indices.contains(index),
@@ -131,6 +136,7 @@ extension ObservableArray {
   /// - Parameter element: The new value of an element.
   /// - Returns: `false` if no element has that id (nothing changes).
   /// - Complexity: O(1) on average.
+  @inlinable
   @discardableResult
   public func update(_ element: Element) -> Bool {
     guard let index = _index(of: element.id) else { return false }
@@ -145,7 +151,9 @@ extension ObservableArray {
   /// reported as an update if its value changed — for `Equatable` elements;
   /// other elements that stay are always reported as updated), elements
   /// that change place are moves, and when the change set would be larger
-  /// than the array it is a reload instead.
+  /// than the array it is a reload instead. So reordering elements that are
+  /// not `Equatable` is a reload: every element that stays is an update,
+  /// and the moves come on top.
   ///
   /// ```swift
   /// items.replaceAll(with: response.items)   // e.g. "insert [0], update [4]"
@@ -207,6 +215,7 @@ extension ObservableArray {
   }
 
   /// Records that `id` now lives at `index`, stopping on a duplicate.
+  @inlinable
   func _claim(_ id: Element.ID, at index: Int) {
     let previous = _positions.updateValue(index, forKey: id)
     precondition(previous == nil, "ObservableArray: duplicate id \(id)")

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let items = ObservableArray([Item(id: 1, text: "first", on: false)])
-/// let subscription = items.observe { change in print(change.changeSet) }
+/// let subscription = items.observeChanges { change in print(change.changeSet) }
 /// items.insert(Item(id: 2, text: "second", on: false), at: 0)   // insert [0]
 /// items.update(Item(id: 1, text: "first", on: true))            // update [1]
 /// ```
@@ -28,7 +28,17 @@
 /// Observers may mutate the array. The mutation takes effect at once, and
 /// its change is delivered after the current one has reached every element
 /// cell, aggregate and observer, so everyone sees the changes in order and
-/// each change set applies to the contents the previous one produced.
+/// each change set applies to the contents the previous one produced. An
+/// element cell or aggregate created while changes wait starts from the
+/// current contents and skips the waiting changes it already reflects; a
+/// cell whose element a waiting change removed is detached at once.
+///
+/// ## Order of delivery
+///
+/// Within one change, every element cell and aggregate is brought up to
+/// date first; then the observers of element cells, of aggregates, of the
+/// array, and last of projections and other derived cells are called. So
+/// every observer of a change, whoever it belongs to, reads current values.
 @MainActor
 public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
@@ -44,11 +54,19 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   let _isUnchanged: ((Element, Element) -> Bool)?
 
+  @usableFromInline
   let _observers = EventStream<ArrayChange<Element>>()
+  @usableFromInline
   var _cells: [Element.ID: _WeakElementCell<Element>] = [:]
+  @usableFromInline
   var _aggregates: [_WeakAggregate<Element>] = []
-  private var pending: [ArrayChange<Element>] = []
-  private var isDelivering = false
+  /// The number of changes published so far; each change is numbered.
+  @usableFromInline
+  var _changeSequence: UInt64 = 0
+  @usableFromInline
+  var _pending: [_PendingChange<Element>] = []
+  @usableFromInline
+  var _isDelivering = false
 
   /// Creates an array; if `Element` is `Equatable` at run time, rewriting an
   /// element with an equal value is not a change.
@@ -79,24 +97,30 @@ public final class ObservableArray<Element: Identifiable> {
   /// The elements, as an array.
   ///
   /// - Complexity: O(1).
-  public var elements: [Element] { _elements }
+  public var elements: [Element] {
+    _observers._trackRead()
+    return _elements
+  }
 
   /// The element with the given id, if present.
   ///
   /// - Parameter id: The element's id.
   /// - Complexity: O(1) on average.
   public subscript(id id: Element.ID) -> Element? {
-    _index(of: id).map { _elements[$0] }
+    _observers._trackRead()
+    return _index(of: id).map { _elements[$0] }
   }
 
   /// The index of the element with the given id, if present.
   ///
   /// - Parameter id: The element's id.
   /// - Returns: The index, or `nil`.
-  /// - Complexity: O(1) on average; the first lookup after a mutation that
-  ///   shifted many positions repairs the index in O(*n*).
+  /// - Complexity: O(1) on average after a mutation at the end; after
+  ///   insertions or removals before the element, O(*k*) where *k* is how far
+  ///   they shifted it (the index is repaired for this id as it is found).
   public func index(id: Element.ID) -> Int? {
-    _index(of: id)
+    _observers._trackRead()
+    return _index(of: id)
   }
 
   /// Whether an element with the given id is present.
@@ -105,19 +129,23 @@ public final class ObservableArray<Element: Identifiable> {
   /// - Returns: `true` if an element has that id.
   /// - Complexity: O(1) on average.
   public func contains(id: Element.ID) -> Bool {
-    _positions[id] != nil
+    _observers._trackRead()
+    return _positions[id] != nil
   }
 
   /// Calls `handler` with every change from now on.
   ///
-  /// Element cells and aggregates (``count(where:)``) are brought up to date
-  /// before observers are called, so an observer reads consistent values.
+  /// Element cells and aggregates (``liveCount(where:)``) are brought up to date
+  /// before any observer is called, so an observer reads consistent values.
+  /// Like a cell's `observeChanges(_:)`, it calls `handler` only with
+  /// changes, never with the current contents (which are ``elements``): an
+  /// array has no "current change" to deliver at once.
   ///
   /// - Parameter handler: Called on the main actor with each change.
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   /// - Complexity: Amortized O(1) to subscribe and to cancel; each change costs O(1) to deliver.
-  public func observe(_ handler: @escaping @MainActor (ArrayChange<Element>) -> Void)
+  public func observeChanges(_ handler: @escaping @MainActor (ArrayChange<Element>) -> Void)
     -> Subscription
   {
     _observers.observe(handler)
@@ -133,7 +161,7 @@ public final class ObservableArray<Element: Identifiable> {
   /// - Returns: The subscription, already kept by the owner.
   /// - Complexity: Amortized O(1) to subscribe and to cancel.
   @discardableResult
-  public func observe<Owner: SubscriptionOwner>(
+  public func observeChanges<Owner: SubscriptionOwner>(
     _ owner: Owner, _ handler: @escaping @MainActor (Owner, ArrayChange<Element>) -> Void
   ) -> Subscription {
     _observers.observe(owner, handler)
@@ -142,19 +170,39 @@ public final class ObservableArray<Element: Identifiable> {
   // MARK: - Internals shared by the mutations
 
   /// The index of `id`, checking `hint` first.
-  @usableFromInline
+  ///
+  /// Positions are hints kept per id: insertions and removals do not
+  /// rewrite them. A stale position is repaired here, for this id only, by
+  /// scanning outward from it — the element has moved by about as many
+  /// places as elements were inserted or removed before it, so the cost
+  /// follows the shift, not the array's size. Only a shift larger than a
+  /// sixteenth of the array makes it rebuild every position, in O(*n*),
+  /// which pays for the lookups that follow.
+  @inlinable
   func _index(of id: Element.ID, hint: Int? = nil) -> Int? {
-    if let hint, hint >= 0, hint < _elements.count, _elements[hint].id == id {
+    let count = _elements.count
+    if let hint, hint >= 0, hint < count, _elements[hint].id == id {
       return hint
     }
     guard let stored = _positions[id] else { return nil }
-    // Single insertions and removals shift positions by one or two.
-    for offset in [0, 1, -1, 2, -2] {
-      let candidate = stored + offset
-      if candidate >= 0, candidate < _elements.count, _elements[candidate].id == id {
-        if offset != 0 { _positions[id] = candidate }
-        return candidate
+    if stored < count, _elements[stored].id == id {
+      return stored
+    }
+    let reach = 32 + count / 16
+    var distance = 1
+    while distance <= reach {
+      let after = stored + distance
+      let before = stored - distance
+      if after < count, _elements[after].id == id {
+        _positions[id] = after
+        return after
       }
+      if before >= 0, before < count, _elements[before].id == id {
+        _positions[id] = before
+        return before
+      }
+      if after >= count && before < 0 { break }
+      distance += 1
     }
     _positions = Self._positions(of: _elements)
     return _positions[id]
@@ -171,27 +219,86 @@ public final class ObservableArray<Element: Identifiable> {
     return positions
   }
 
-  /// Publishes a change: element cells first, then aggregates, then
-  /// observers.
+  /// Publishes a change.
   ///
-  /// A change published while another is being delivered waits for it to
-  /// finish.
-  @usableFromInline
+  /// Delivery brings every element cell and aggregate up to date first,
+  /// quietly; then it tells their observers, then the array's observers, and
+  /// last the derived cells that read them. A change published while another
+  /// is being delivered waits for it to finish.
+  @inlinable
   func _publish(_ changeSet: ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
-    pending.append(ArrayChange(changeSet: changeSet, newElements: _elements))
-    guard !isDelivering else { return }
-    isDelivering = true
-    defer { isDelivering = false }
-    var next = 0
-    while next < pending.count {
-      let change = pending[next]
-      next += 1
-      _updateCells(for: change)
-      _updateAggregates(for: change)
-      _observers.send(change)
+    if let tracking = _observers._tracking { tracking.changed() }
+    _changeSequence &+= 1
+    let change = _PendingChange(
+      change: ArrayChange(changeSet: changeSet, newElements: _elements),
+      sequence: _changeSequence,
+      leaving: _cells.isEmpty ? [] : _releaseCells(leaving: changeSet))
+    guard !_isDelivering else {
+      _pending.append(change)
+      return
     }
-    pending.removeAll(keepingCapacity: true)
+    _isDelivering = true
+    defer { _isDelivering = false }
+    _deliver(change)
+    guard !_pending.isEmpty else { return }
+    var next = 0
+    while next < _pending.count {
+      let queued = _pending[next]
+      next += 1
+      _deliver(queued)
+    }
+    _pending.removeAll(keepingCapacity: true)
+  }
+
+  @inlinable
+  func _deliver(_ pending: _PendingChange<Element>) {
+    var touched: [_Touched] = []
+    _updateCells(for: pending, into: &touched)
+    _updateAggregates(for: pending, into: &touched)
+    for list in touched {
+      list.notify()
+    }
+    _observers.send(pending.change)
+    _Scheduler.drain()
+  }
+
+  @inlinable
+  func _updateAggregates(
+    for pending: _PendingChange<Element>, into touched: inout [_Touched]
+  ) {
+    var released = false
+    for entry in _aggregates {
+      guard entry.owner != nil else {
+        released = true
+        continue
+      }
+      if entry.since < pending.sequence, let list = entry.apply(pending.change) {
+        touched.append(_Touched(list))
+      }
+    }
+    if released {
+      _aggregates.removeAll { $0.owner == nil }
+    }
+  }
+}
+
+/// A change waiting to be delivered, with its number and the cells of the
+/// elements it removed.
+@usableFromInline
+struct _PendingChange<Element: Identifiable> {
+  @usableFromInline
+  let change: ArrayChange<Element>
+  @usableFromInline
+  let sequence: UInt64
+  @usableFromInline
+  let leaving: [_LeavingCell<Element>]
+
+  @inlinable
+  init(change: ArrayChange<Element>, sequence: UInt64, leaving: [_LeavingCell<Element>]) {
+    self.change = change
+    self.sequence = sequence
+    self.leaving = leaving
   }
 }
 
@@ -204,11 +311,25 @@ extension ObservableArray: @MainActor RandomAccessCollection {
   /// The position past the last element.
   ///
   /// - Complexity: O(1).
-  public var endIndex: Int { _elements.count }
+  public var endIndex: Int {
+    _observers._trackRead()
+    return _elements.count
+  }
 
   /// The element at a position.
   ///
   /// - Parameter position: A valid index.
   /// - Complexity: O(1).
-  public subscript(position: Int) -> Element { _elements[position] }
+  public subscript(position: Int) -> Element {
+    _observers._trackRead()
+    return _elements[position]
+  }
+
+  /// An iterator over the elements as they are now.
+  ///
+  /// - Complexity: O(1).
+  public func makeIterator() -> IndexingIterator<[Element]> {
+    _observers._trackRead()
+    return _elements.makeIterator()
+  }
 }

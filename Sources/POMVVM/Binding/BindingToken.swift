@@ -11,6 +11,7 @@ public final class BindingToken: SubscriptionToken {
   private var parts: [Subscription] = []
   private var ended = false
 
+  @usableFromInline
   init() {}
 
   /// Ends the binding: neither cell writes to the other again.
@@ -29,6 +30,7 @@ public final class BindingToken: SubscriptionToken {
 
   /// Takes the subscriptions that make up the binding; if the binding has
   /// already ended (a cell went away while it was being set up), cancels them.
+  @usableFromInline
   func adopt(_ subscriptions: [Subscription]) {
     if ended {
       for subscription in subscriptions {
@@ -47,9 +49,11 @@ public final class BindingToken: SubscriptionToken {
 /// releases its handlers, and this endpoint with them; the endpoint then
 /// ends the whole binding.
 @MainActor
+@usableFromInline
 final class _BindingEndpoint {
   let token: BindingToken
 
+  @usableFromInline
   init(_ token: BindingToken) {
     self.token = token
   }

@@ -8,8 +8,11 @@
 /// - For `Equatable` values the two are told apart by comparing with the value
 ///   in flight: an echo is ignored, a new change is propagated once the
 ///   current write has finished.
-/// - Other values cannot be compared, so every change that arrives while the
-///   binding is busy is treated as an echo and ignored.
+/// - Other values cannot be compared. For the kit's own cells the binding
+///   counts the target's changes instead: a write causes one, so a second
+///   one during the write is a new change, propagated once the write has
+///   finished. For other cells every change that arrives while the binding
+///   is busy is treated as an echo and ignored.
 ///
 /// Because a busy binding never re-enters itself, a ring of bindings (a ↔ b,
 /// b ↔ c, c ↔ a) stops after one lap even when values cannot be compared.
@@ -18,25 +21,44 @@
 /// a two-way binding writes the refusing cell's value back to the other
 /// side, so both show what is actually stored.
 @MainActor
+@usableFromInline
 final class _Propagation<Value> {
+  @usableFromInline
   enum Direction {
     case forward
     case backward
 
+    @inlinable
     var opposite: Direction { self == .forward ? .backward : .forward }
   }
 
   /// How many follow-up writes a single change may cause before the binding
   /// gives up and reports that it does not settle.
+  @inlinable
   static var roundLimit: Int { 64 }
 
-  private let isDuplicate: ((Value, Value) -> Bool)?
-  private var isBusy = false
-  private var inFlight: Value?
-  private var pending: Direction?
+  @usableFromInline
+  let isDuplicate: ((Value, Value) -> Bool)?
+  /// Where the binding was made: the culprit of its reports.
+  @usableFromInline
+  let fileID: StaticString
+  @usableFromInline
+  let line: UInt
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isBusy = false
+  @usableFromInline
+  @exclusivity(unchecked)
+  var inFlight: Value?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var pending: Direction?
 
-  init() {
+  @inlinable
+  init(fileID: StaticString, line: UInt) {
     isDuplicate = _duplicateCheck(for: Value.self)
+    self.fileID = fileID
+    self.line = line
   }
 
   /// Handles a change that one side of the binding observed.
@@ -48,9 +70,13 @@ final class _Propagation<Value> {
   ///     the target took it.
   ///   - read: Reads the current value of a direction's source, or `nil` if
   ///     it is gone or the binding does not go that way.
+  ///   - generation: The change count of a direction's target, if it is one
+  ///     of the kit's cells.
+  @inlinable
   func receive(
     _ value: Value, _ direction: Direction,
-    write: (Direction, Value) -> Bool, read: (Direction) -> Value?
+    write: @MainActor (Direction, Value) -> Bool, read: @MainActor (Direction) -> Value?,
+    generation: @MainActor (Direction) -> UInt32? = { _ in nil }
   ) {
     if isBusy {
       if let isDuplicate, let inFlight, !isDuplicate(value, inFlight) {
@@ -72,11 +98,16 @@ final class _Propagation<Value> {
         Diagnostics.report(
           "a binding of \(Value.self) did not settle after \(Self.roundLimit) rounds: observers "
             + "keep changing the bound cells in reaction to each other; the binding stopped "
-            + "propagating this change")
+            + "propagating this change", fileID: fileID, line: line)
         return
       }
       inFlight = value
+      let before = isDuplicate == nil ? generation(direction) : nil
       let accepted = write(direction, value)
+      if let before, let after = generation(direction), after &- before > 1 {
+        // The target changed again after this write: an observer set it.
+        pending = direction.opposite
+      }
       next = nil
       if !accepted {
         // Show the refusing side's value on the side the change came from.
@@ -96,25 +127,28 @@ final class _Propagation<Value> {
 ///     the binding alive.
 ///   - read: Reads the source's current value, if it has one.
 ///   - target: The cell that receives the values.
+///   - fileID: Where the binding was made, for its reports.
+///   - line: Where the binding was made, for its reports.
 /// - Returns: The binding's token.
 @MainActor
+@inlinable
 func _bindOneWay<Target: MutableObservableCell>(
   subscribe: (@escaping @MainActor (Target.Value) -> Void) -> Subscription,
-  read: @escaping () -> Target.Value?,
-  into target: Target
+  read: @escaping @MainActor () -> Target.Value?,
+  into target: Target, fileID: StaticString, line: UInt
 ) -> BindingToken {
   let token = BindingToken()
-  let propagation = _Propagation<Target.Value>()
+  let propagation = _Propagation<Target.Value>(fileID: fileID, line: line)
   let sourceEnd = _BindingEndpoint(token)
   let targetEnd = _BindingEndpoint(token)
   let forward = subscribe { [weak target] value in
-    withExtendedLifetime(sourceEnd) {}
+    extendLifetime(sourceEnd)
     propagation.receive(
-      value, .forward, write: { target?.set($1) ?? false },
+      value, .forward, write: { target?.set($1, fileID: fileID, line: line) ?? false },
       read: { $0 == .forward ? read() : nil })
   }
   // Observing the target only so that its deallocation ends the binding.
-  let watch = target.observeChanges { _ in withExtendedLifetime(targetEnd) {} }
+  let watch = target.observeChanges { _ in extendLifetime(targetEnd) }
   token.adopt([forward, watch])
   return token
 }
@@ -137,12 +171,26 @@ extension ObservableCell {
   /// name.value = "Grace"      // label.value == "Grace"
   /// ```
   ///
-  /// - Parameter target: The cell that receives the values.
+  /// A write the binding makes that the target refuses, and a change that
+  /// does not settle, are reported to ``Diagnostics`` naming the line that
+  /// made the binding.
+  ///
+  /// - Parameters:
+  ///   - target: The cell that receives the values.
+  ///   - fileID: The culprit's file in the binding's reports; by default,
+  ///     the caller's.
+  ///   - line: The culprit's line in the binding's reports; by default, the
+  ///     caller's.
   /// - Returns: The binding's token.
+  @inlinable
   @discardableResult
-  public func bind<Target: MutableObservableCell>(to target: Target) -> BindingToken
+  public func bind<Target: MutableObservableCell>(
+    to target: Target, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> BindingToken
   where Target.Value == Value {
-    _bindOneWay(subscribe: observe, read: { [weak self] in self?.value }, into: target)
+    _bindOneWay(
+      subscribe: observe, read: { [weak self] in self?.value }, into: target, fileID: fileID,
+      line: line)
   }
 }
 
@@ -155,34 +203,55 @@ extension MutableObservableCell {
   /// rings of bindings (a ↔ b ↔ c ↔ a) stop after one lap. It lives as long
   /// as both cells; discarding the token does not end it.
   ///
-  /// - Parameter other: The cell to keep in step with this one.
+  /// A write the binding makes that a cell refuses, and a change that does
+  /// not settle, are reported to ``Diagnostics`` naming the line that made
+  /// the binding.
+  ///
+  /// - Parameters:
+  ///   - other: The cell to keep in step with this one.
+  ///   - fileID: The culprit's file in the binding's reports; by default,
+  ///     the caller's.
+  ///   - line: The culprit's line in the binding's reports; by default, the
+  ///     caller's.
   /// - Returns: The binding's token.
+  @inlinable
   @discardableResult
-  public func bidirectionalBind<Other: MutableObservableCell>(to other: Other) -> BindingToken
+  public func bidirectionalBind<Other: MutableObservableCell>(
+    to other: Other, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> BindingToken
   where Other.Value == Value {
     let token = BindingToken()
-    let propagation = _Propagation<Value>()
+    let propagation = _Propagation<Value>(fileID: fileID, line: line)
     let selfEnd = _BindingEndpoint(token)
     let otherEnd = _BindingEndpoint(token)
-    let write: (_Propagation<Value>.Direction, Value) -> Bool = { [weak self, weak other] in
+    let write: @MainActor (_Propagation<Value>.Direction, Value) -> Bool = {
+      [weak self, weak other] in
       switch $0 {
-      case .forward: other?.set($1) ?? false
-      case .backward: self?.set($1) ?? false
+      case .forward: other?.set($1, fileID: fileID, line: line) ?? false
+      case .backward: self?.set($1, fileID: fileID, line: line) ?? false
       }
     }
-    let read: (_Propagation<Value>.Direction) -> Value? = { [weak self, weak other] in
+    let read: @MainActor (_Propagation<Value>.Direction) -> Value? = {
+      [weak self, weak other] in
       switch $0 {
       case .forward: self?.value
       case .backward: other?.value
       }
     }
+    let generation: @MainActor (_Propagation<Value>.Direction) -> UInt32? = {
+      [weak self, weak other] in
+      switch $0 {
+      case .forward: other?._changeCount
+      case .backward: self?._changeCount
+      }
+    }
     let forward = observe { value in
-      withExtendedLifetime(selfEnd) {}
-      propagation.receive(value, .forward, write: write, read: read)
+      extendLifetime(selfEnd)
+      propagation.receive(value, .forward, write: write, read: read, generation: generation)
     }
     let backward = other.observeChanges { value in
-      withExtendedLifetime(otherEnd) {}
-      propagation.receive(value, .backward, write: write, read: read)
+      extendLifetime(otherEnd)
+      propagation.receive(value, .backward, write: write, read: read, generation: generation)
     }
     token.adopt([forward, backward])
     return token
@@ -196,11 +265,21 @@ extension EventStream {
   /// events, land in the view model's cell. The binding lives as long as
   /// both objects; discarding the token does not end it.
   ///
-  /// - Parameter target: The cell that receives each event's payload.
+  /// A write the binding makes that the target refuses is reported to
+  /// ``Diagnostics`` naming the line that made the binding.
+  ///
+  /// - Parameters:
+  ///   - target: The cell that receives each event's payload.
+  ///   - fileID: The culprit's file in the binding's reports; by default,
+  ///     the caller's.
+  ///   - line: The culprit's line in the binding's reports; by default, the
+  ///     caller's.
   /// - Returns: The binding's token.
   @discardableResult
-  public func bind<Target: MutableObservableCell>(to target: Target) -> BindingToken
+  public func bind<Target: MutableObservableCell>(
+    to target: Target, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> BindingToken
   where Target.Value == Payload {
-    _bindOneWay(subscribe: observe, read: { nil }, into: target)
+    _bindOneWay(subscribe: observe, read: { nil }, into: target, fileID: fileID, line: line)
   }
 }

@@ -46,7 +46,8 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
   /// - Parameters:
   ///   - value: The initial value.
   ///   - isDuplicate: Tells whether a new value is a duplicate of the current
-  ///     one, so that setting it notifies no one; `nil` notifies on every set.
+  ///     one; a duplicate is dropped — not stored, and nobody is notified.
+  ///     `nil` stores and notifies every set.
   @inlinable
   public init(_ value: Value, isDuplicate: ((Value, Value) -> Bool)?) {
     _value = value
@@ -77,13 +78,68 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
   /// - Complexity: O(*n*) to set, where *n* is the number of observers.
   @inlinable
   public var value: Value {
-    get { _value }
+    get {
+      _trackRead()
+      return _value
+    }
+    // An in-place mutation (`cell.value.toggle()`) writes; it is not a read
+    // that Observation tracking should depend on.
+    _modify {
+      var newValue = _value
+      yield &newValue
+      value = newValue
+    }
     set {
       if let isDuplicate = _isDuplicate, isDuplicate(_value, newValue) { return }
       _value = newValue
       _generation &+= 1
-      _publish(newValue, supersedable: true)
+      if let tracking = _tracking { tracking.changed() }
+      if _dependents == nil {
+        _publish(newValue, supersedable: true)
+      } else {
+        _publishToGraph(newValue)
+      }
     }
+  }
+
+  /// Publishes a change of a cell that derived cells read: they are marked
+  /// before any observer runs, so that an observer reading them pulls
+  /// current values, and they are recomputed and notified before the set
+  /// returns.
+  @usableFromInline
+  func _publishToGraph(_ newValue: Value) {
+    _invalidateDependents()
+    _publish(newValue, supersedable: true)
+    _Scheduler.drain()
+  }
+
+  /// Stores a value without notifying anyone yet, marking the derived cells
+  /// that read it.
+  ///
+  /// - Returns: Whether the value changed (the duplicate policy decides).
+  @inlinable
+  @discardableResult
+  func _setQuietly(_ newValue: Value) -> Bool {
+    if let isDuplicate = _isDuplicate, isDuplicate(_value, newValue) { return false }
+    _value = newValue
+    _generation &+= 1
+    if let tracking = _tracking { tracking.changed() }
+    _invalidateDependents()
+    return true
+  }
+
+  /// Stores a value quietly and, if it changed, remembers this cell among
+  /// the lists whose observers are told later.
+  @inlinable
+  func _setQuietly(_ newValue: Value, into touched: inout [_Touched]) {
+    if _setQuietly(newValue) {
+      touched.append(_Touched(self))
+    }
+  }
+
+  @usableFromInline
+  override func _publishCurrent() {
+    _publish(_value, supersedable: true)
   }
 
   /// Sets the value; a stored cell always accepts.
@@ -125,4 +181,8 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
   ///
   /// - Complexity: O(1).
   public var observerCount: Int { _observerCount }
+}
+
+extension Observable: _GraphCell {
+  var _graphList: _ObserverListBase { self }
 }

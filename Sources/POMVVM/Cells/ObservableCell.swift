@@ -2,7 +2,7 @@
 /// subscription order.
 ///
 /// ``Observable`` is the stored cell; ``Derived`` (from ``combine(_:_:initial:transform:)``
-/// and ``ObservableCell/map(_:)``) and ``ProjectedCell`` are computed from
+/// and ``ObservableCell/map(_:)-3elwx``) and ``ProjectedCell`` are computed from
 /// other cells. Bindings, combiners and the async ``ObservableCell/values``
 /// work with any conforming type.
 @MainActor
@@ -46,9 +46,41 @@ public protocol MutableObservableCell<Value>: ObservableCell {
   ///   equal and nobody was notified), `false` if it refused it.
   @discardableResult
   func set(_ newValue: Value) -> Bool
+
+  /// Writes a value and tells whether the cell accepted it; a refusal
+  /// reported to ``Diagnostics`` names `fileID` and `line` as its culprit.
+  ///
+  /// The kit's cells take the caller's location by default
+  /// (`cell.set(value)` names your line). The default implementation, for
+  /// cells that never report, calls ``set(_:)``.
+  ///
+  /// - Parameters:
+  ///   - newValue: The value to write.
+  ///   - fileID: The file of the code that asked for the write.
+  ///   - line: The line of the code that asked for the write.
+  /// - Returns: `true` if the cell accepted the write, `false` if it
+  ///   refused it.
+  @discardableResult
+  func set(_ newValue: Value, fileID: StaticString, line: UInt) -> Bool
 }
 
 // MARK: - Default implementations
+
+extension MutableObservableCell {
+  /// Writes a value through ``set(_:)``; the location is not used, as a
+  /// cell without its own implementation has no refusal to report.
+  ///
+  /// - Parameters:
+  ///   - newValue: The value to write.
+  ///   - fileID: The file of the code that asked for the write.
+  ///   - line: The line of the code that asked for the write.
+  /// - Returns: Whatever ``set(_:)`` returns.
+  @inlinable
+  @discardableResult
+  public func set(_ newValue: Value, fileID: StaticString, line: UInt) -> Bool {
+    set(newValue)
+  }
+}
 
 extension ObservableCell {
   /// Observes on behalf of `owner`: the handler receives the owner, so it

@@ -3,7 +3,11 @@
 ///
 /// The transform receives the sources' current values, each with its own
 /// type; there is no `[Any]` to index and cast. `strategy` says when it runs
-/// (see ``CombineStrategy``); until it first runs, the cell holds `initial`.
+/// (see ``CombineStrategy``): every strategy fires on *changes* of the
+/// sources, so until it first fires the cell holds `initial`, not the
+/// transform of the sources' current values. For a cell that always holds
+/// the transform of the current values, computed at once as
+/// ``ObservableCell/map(_:)-3elwx`` is, use ``combine(_:transform:)``.
 ///
 /// ```swift
 /// let username = Observable("")
@@ -22,32 +26,22 @@
 ///   - transform: Computes the value from the sources' current values.
 /// - Returns: The combined cell.
 @MainActor
+@inlinable
 public func combine<each Source: ObservableCell, Result>(
   _ strategy: CombineStrategy,
   _ sources: repeat each Source,
   initial: Result,
   transform: @escaping (repeat (each Source).Value) -> Result
 ) -> Derived<Result> {
-  let derived = Derived(initial)
   var retained: [AnyObject] = []
   for source in repeat each sources {
     retained.append(source)
   }
   let gate = _CombineGate(strategy: strategy, sourceCount: retained.count)
-  let recompute: () -> Result = { transform(repeat (each sources).value) }
-  var upstream: [Subscription] = []
-  var index = 0
-  for source in repeat each sources {
-    let sourceIndex = index
-    upstream.append(
-      source.observeChanges { [weak derived] _ in
-        guard let derived, gate.shouldFire(afterChangeOf: sourceIndex) else { return }
-        derived.update(recompute())
-      })
-    index += 1
-  }
-  derived.connect(sources: retained, upstream: upstream)
-  return derived
+  return Derived(
+    node: _DerivedNode(initial, sources: retained, gate: gate) {
+      transform(repeat (each sources).value)
+    })
 }
 
 /// Combines cells into a read-only cell of optionals that is `nil` until the
@@ -69,25 +63,67 @@ public func combine<each Source: ObservableCell, Result>(
   }
 }
 
+/// Combines cells into a read-only cell that always holds the transform of
+/// their current values: computed now, as ``ObservableCell/map(_:)-3elwx``
+/// is, and again after every change of any source.
+///
+/// ```swift
+/// let first = Observable("Ada")
+/// let last = Observable("Lovelace")
+/// let fullName = combine(first, last) { "\($0) \($1)" }   // "Ada Lovelace"
+/// last.value = "Byron"                                     // "Ada Byron"
+/// ```
+///
+/// It is `combine(.every, …)` without an initial value to wait with; like
+/// every derived cell it is glitch-free.
+///
+/// - Parameters:
+///   - sources: The cells to combine; they are kept alive by the result.
+///   - transform: Computes the value from the sources' current values.
+/// - Returns: The combined cell.
+@MainActor
+@inlinable
+public func combine<each Source: ObservableCell, Result>(
+  _ sources: repeat each Source,
+  transform: @escaping (repeat (each Source).Value) -> Result
+) -> Derived<Result> {
+  var retained: [AnyObject] = []
+  for source in repeat each sources {
+    retained.append(source)
+  }
+  let compute = { transform(repeat (each sources).value) }
+  return Derived(node: _DerivedNode(_withoutTracking(compute), sources: retained, compute: compute))
+}
+
 /// Decides, change by change, whether a combined cell fires.
 @MainActor
+@usableFromInline
 final class _CombineGate {
   private let strategy: CombineStrategy
+  @exclusivity(unchecked)
   private var changed: [Bool]
+  @exclusivity(unchecked)
   private var unchangedCount: Int
+  @exclusivity(unchecked)
   private var hasFired = false
 
+  @usableFromInline
   init(strategy: CombineStrategy, sourceCount: Int) {
     self.strategy = strategy
     changed = Array(repeating: false, count: sourceCount)
     unchangedCount = sourceCount
   }
 
-  func shouldFire(afterChangeOf index: Int) -> Bool {
+  /// Records a change of source `index`.
+  func record(changeOf index: Int) {
     if !changed[index] {
       changed[index] = true
       unchangedCount -= 1
     }
+  }
+
+  /// Whether the combined cell recomputes, now that a source changed.
+  func shouldFire() -> Bool {
     switch strategy {
     case .every:
       return true

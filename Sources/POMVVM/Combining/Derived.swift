@@ -1,5 +1,5 @@
 /// A read-only cell computed from other cells: the result of
-/// ``combine(_:_:initial:transform:)`` and ``ObservableCell/map(_:)``.
+/// ``combine(_:_:initial:transform:)`` and ``ObservableCell/map(_:)-3elwx``.
 ///
 /// A derived cell keeps its sources alive and is itself kept alive by its
 /// subscriptions and bindings, so a chain such as
@@ -9,29 +9,44 @@
 ///
 /// Like a stored cell, a derived cell of `Equatable` values notifies only
 /// when its value changes.
+///
+/// ## Glitch-free
+///
+/// After a set, each derived cell recomputes at most once, after all of its
+/// sources are up to date, and only if one of them changed; no observer sees
+/// a mix of old and new values. Observers of the stored cell that was set
+/// run first, then those of derived cells, lowest in the graph first.
+/// Reading ``value`` anywhere — even from an observer in the middle of a
+/// set — computes it on demand, so it is always current. A set returns once
+/// every derived cell is up to date and its observers have been told.
 @MainActor
 public final class Derived<Value>: ObservableCell {
-  private let storage: Observable<Value>
-  private var upstream: [Subscription] = []
-  private var sources: [AnyObject] = []
+  @usableFromInline
+  let _node: _DerivedNode<Value>
 
+  /// A derived cell that its owner updates by hand (lookups, detachment).
   init(_ initial: Value) {
-    storage = Observable(initial)
+    _node = _DerivedNode(initial, height: 1, sources: [], compute: nil)
   }
 
-  /// Connects the cell to its sources; the handlers hold the cell weakly.
-  func connect(sources: [AnyObject], upstream: [Subscription]) {
-    self.sources = sources
-    self.upstream = upstream
+  @usableFromInline
+  init(node: _DerivedNode<Value>) {
+    _node = node
   }
 
-  /// Stores a newly computed value, notifying observers if it changed.
+  /// Stores a value computed by the cell's owner, notifying observers if it
+  /// changed.
   func update(_ newValue: Value) {
-    storage.value = newValue
+    _node.storage.value = newValue
   }
 
-  /// The current value.
-  public var value: Value { storage.value }
+  /// The current value, brought up to date first if a source changed.
+  @inlinable
+  public var value: Value {
+    _node.updateIfNeeded()
+    _node.storage._trackRead()
+    return _node.storage._value
+  }
 
   /// Calls `handler` with the current value now, then with every change.
   ///
@@ -41,7 +56,8 @@ public final class Derived<Value>: ObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
-    storage._observe(retaining: self, changesOnly: false, handler)
+    _node.updateIfNeeded()
+    return _node.storage._observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change from now on.
@@ -52,7 +68,72 @@ public final class Derived<Value>: ObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observeChanges(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
-    storage._observe(retaining: self, changesOnly: true, handler)
+    _node.updateIfNeeded()
+    return _node.storage._observe(retaining: self, changesOnly: true, handler)
+  }
+}
+
+extension Derived: _GraphCell {
+  var _graphList: _ObserverListBase { _node.storage }
+  var _graphNode: _GraphNode? { _node }
+}
+
+/// The node behind a ``Derived`` cell: its sources, its transform, its
+/// value.
+@MainActor
+@usableFromInline
+final class _DerivedNode<Value>: _GraphNode {
+  @usableFromInline
+  let storage: Observable<Value>
+  /// Keeps the sources alive as long as the cell.
+  private let sources: [AnyObject]
+  private let compute: (() -> Value)?
+  private let gate: _CombineGate?
+
+  /// Creates the node and registers it with its sources.
+  ///
+  /// - Parameters:
+  ///   - initial: The value before the first computation.
+  ///   - isDuplicate: The output's duplicate policy.
+  ///   - height: The least height, if more than the sources give.
+  ///   - sources: The cells read by `compute`, in input order.
+  ///   - gate: When to recompute; `nil` recomputes on every change.
+  ///   - compute: Computes the value from the sources' current values.
+  @usableFromInline
+  init(
+    _ initial: Value, isDuplicate: ((Value, Value) -> Bool)? = _duplicateCheck(for: Value.self),
+    height: Int? = nil, sources: [AnyObject], gate: _CombineGate? = nil,
+    compute: (() -> Value)?
+  ) {
+    storage = Observable(initial, isDuplicate: isDuplicate)
+    self.sources = sources
+    self.compute = compute
+    self.gate = gate
+    var height = height ?? 1
+    var nodes: [_GraphNode] = []
+    for source in sources {
+      guard let cell = source as? any ObservableCell else { continue }
+      height = max(height, cell._heightOfDependent)
+      if let node = cell._sourceNode { nodes.append(node) }
+    }
+    super.init(height: height, sourceNodes: nodes)
+    for (index, source) in sources.enumerated() {
+      connect(to: source, at: index)
+    }
+  }
+
+  override var output: _ObserverListBase { storage }
+
+  override func sourceDidChange(at index: Int) {
+    gate?.record(changeOf: index)
+  }
+
+  override func recompute() {
+    guard let compute else { return }
+    if let gate, !gate.shouldFire() { return }
+    if storage._setQuietly(compute()) {
+      needsNotify = true
+    }
   }
 }
 
@@ -69,12 +150,24 @@ extension ObservableCell {
   /// - Parameter transform: Computes the derived value; called now and on
   ///   every change of this cell.
   /// - Returns: The derived cell.
+  @inlinable
   public func map<Result>(_ transform: @escaping (Value) -> Result) -> Derived<Result> {
-    let derived = Derived(transform(value))
-    let upstream = observeChanges { [weak derived] value in
-      derived?.update(transform(value))
-    }
-    derived.connect(sources: [self], upstream: [upstream])
-    return derived
+    Derived(node: _DerivedNode(transform(value), sources: [self]) { transform(self.value) })
+  }
+
+  /// A read-only cell holding `transform` of this cell's value, whose
+  /// observers are told only when the result changes.
+  ///
+  /// - Parameter transform: Computes the derived value; called now and on
+  ///   every change of this cell.
+  /// - Returns: The derived cell.
+  @inlinable
+  public func map<Result: Equatable>(
+    _ transform: @escaping (Value) -> Result
+  ) -> Derived<Result> {
+    Derived(
+      node: _DerivedNode(transform(value), isDuplicate: { $0 == $1 }, sources: [self]) {
+        transform(self.value)
+      })
   }
 }

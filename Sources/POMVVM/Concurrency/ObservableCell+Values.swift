@@ -15,7 +15,7 @@ extension ObservableCell where Value: Sendable {
     AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
       let finisher = _OnRelease { continuation.finish() }
       let subscription = observe { value in
-        withExtendedLifetime(finisher) {}
+        extendLifetime(finisher)
         continuation.yield(value)
       }
       continuation.onTermination = { _ in
@@ -35,7 +35,7 @@ extension EventStream where Payload: Sendable {
     AsyncStream(bufferingPolicy: .unbounded) { continuation in
       let finisher = _OnRelease { continuation.finish() }
       let subscription = observe { payload in
-        withExtendedLifetime(finisher) {}
+        extendLifetime(finisher)
         continuation.yield(payload)
       }
       continuation.onTermination = { _ in

@@ -7,55 +7,221 @@ import Darwin
 #endif
 
 /// Where the kit reports misuse that it survives: a write refused by a
-/// detached element cell, a binding that did not settle.
+/// detached element cell, a binding that did not settle, a failed save.
 ///
 /// The kit never crashes on these; it refuses, keeps going and reports here.
-/// By default a report goes to standard error. Tests capture reports with
-/// ``capturing(_:)-9p8jg`` (or its asynchronous twin,
-/// ``capturing(_:)-13eg8``).
+/// By default a report goes to standard error. Tests capture the reports'
+/// messages with ``capturing(_:)-9p8jg`` (or its asynchronous twin,
+/// ``capturing(_:)-13eg8``), and whole reports, with their culprits, with
+/// ``capturingReports(_:)-4zk0t`` (or ``capturingReports(_:)-4h72l``).
+///
+/// ## Culprits
+///
+/// Every report names the line of *your* code that caused it, its culprit,
+/// as a ``Report/fileID`` (`Module/File.swift`, like `#fileID`) and a
+/// ``Report/line``. Written out (``Report/description``, and what the
+/// default handler prints), a report is its message followed by the
+/// location:
+///
+/// ```
+/// write refused: the element with id 2 was removed from its array; its cell is detached and keeps the last value (at App/DetailScreen.swift:42)
+/// ```
+///
+/// The kit's entry points that can cause a report take the caller's
+/// location as defaulted `fileID` and `line` arguments, so you never pass
+/// them yourself:
+///
+/// - a write: ``ElementCell/set(_:fileID:line:)``,
+///   ``ProjectedCell/set(_:fileID:line:)`` and
+///   ``AnyMutableCell/set(_:fileID:line:)``, which `cell.set(value)`
+///   calls;
+/// - a switch operation of a ``Switchable`` view model:
+///   `openSwitch(fileID:line:)`, `closeSwitch(fileID:line:)` and
+///   `toggleSwitch(fileID:line:)`;
+/// - a binding: a write it makes, and its failure to settle, name the line
+///   that made it (``ObservableCell/bind(to:fileID:line:)``,
+///   ``MutableObservableCell/bidirectionalBind(to:fileID:line:)``);
+/// - a store: a failed save names the line that opened it
+///   (``Store/init(contentsOf:fileID:line:)``);
+/// - your own report, ``report(_:fileID:line:)``, names its caller.
+///
+/// A property setter cannot take the caller's location: a write through
+/// `value = …` (or `value.field = …`) names the kit's setter. Call
+/// `set(_:)` instead where the report should name your line. A call
+/// through a protocol requirement without the location (`set(_:)`,
+/// `openSwitch()`, … on a generic or existential value) names the kit
+/// too; generic code passes its caller's location on with
+/// ``MutableObservableCell/set(_:fileID:line:)``.
+///
+/// ## Captures
+///
+/// A capture belongs to the task that runs it (a task-local value): two
+/// tasks that capture at the same time, interleaving on the main actor,
+/// each get only their own reports. A report goes to the innermost open
+/// capture of the task that made it, and a report made where no capture is
+/// active goes to ``handler``.
 @MainActor
 public enum Diagnostics {
-  /// Receives every report; by default writes `POMVVM: <message>` to
-  /// standard error.
-  public static var handler: (String) -> Void = writeToStandardError
+  /// One report: what went wrong, and the line of the caller's code that
+  /// caused it.
+  public struct Report: Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong and what the kit did about it.
+    public var message: String
 
-  /// Sends a report to ``handler``.
-  ///
-  /// - Parameter message: What went wrong and what the kit did about it.
-  public static func report(_ message: String) {
-    handler(message)
+    /// The file of the code that caused the report, as `#fileID` spells it:
+    /// `Module/File.swift`.
+    public var fileID: String
+
+    /// The line of the code that caused the report.
+    public var line: UInt
+
+    /// Creates a report.
+    ///
+    /// - Parameters:
+    ///   - message: What went wrong and what the kit did about it.
+    ///   - fileID: The culprit's file, as `#fileID` spells it.
+    ///   - line: The culprit's line.
+    public init(_ message: String, fileID: String, line: UInt) {
+      self.message = message
+      self.fileID = fileID
+      self.line = line
+    }
+
+    /// The message followed by the culprit:
+    /// `<message> (at <fileID>:<line>)`.
+    public var description: String {
+      "\(message) (at \(fileID):\(line))"
+    }
   }
 
-  /// Runs `body` with reports collected instead of printed, and returns them.
+  /// Receives every report that no capture takes; by default writes
+  /// `POMVVM: <message> (at <fileID>:<line>)` to standard error, with
+  /// control characters written as visible escapes (`\u{1B}`).
+  ///
+  /// It is isolated to the main actor, like every report, so setting it
+  /// cannot race with a report or with another setter: the compiler
+  /// rejects any access from elsewhere. Being main-actor isolated, the
+  /// closure is `Sendable` whatever it captures.
+  public static var handler: @MainActor @Sendable (Report) -> Void = {
+    writeToStandardError($0.description)
+  }
+
+  /// The innermost capture of the current task, if any.
+  @TaskLocal private static var capture: _Capture?
+
+  /// Sends a report to the current task's innermost capture, or else to
+  /// ``handler``.
+  ///
+  /// - Parameters:
+  ///   - message: What went wrong and what the kit did about it.
+  ///   - fileID: The culprit's file; by default, the caller's.
+  ///   - line: The culprit's line; by default, the caller's.
+  public static func report(
+    _ message: String, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    report(Report(message, fileID: "\(fileID)", line: line))
+  }
+
+  /// Sends a report, as it is, to the current task's innermost capture, or
+  /// else to ``handler``; for passing on a captured report.
+  ///
+  /// - Parameter report: The report.
+  public static func report(_ report: Report) {
+    if let capture, capture.isOpen {
+      capture.reports.append(report)
+    } else {
+      handler(report)
+    }
+  }
+
+  /// Runs `body` with the reports it causes collected instead of printed,
+  /// and returns their messages.
   ///
   /// - Parameter body: The code whose reports to collect.
-  /// - Returns: The reports, in order.
+  /// - Returns: The reports' messages, in order, without their culprits.
   public static func capturing(_ body: () throws -> Void) rethrows -> [String] {
-    let saved = handler
-    var reports: [String] = []
-    handler = { reports.append($0) }
-    defer { handler = saved }
-    try body()
-    return reports
+    try capturingReports(body).map(\.message)
   }
 
-  /// Runs asynchronous `body` with reports collected instead of printed,
-  /// and returns them.
+  /// Runs asynchronous `body` with the reports it causes collected instead
+  /// of printed, and returns their messages.
+  ///
+  /// Only the reports of this task (and of tasks it creates, while `body`
+  /// runs) are collected; another task running meanwhile keeps its own. A
+  /// report that a task created here makes after `body` returned goes to
+  /// ``handler``: nothing is lost.
+  ///
+  /// - Parameter body: The code whose reports to collect.
+  /// - Returns: The reports' messages, in order, without their culprits.
+  public static func capturing(_ body: () async throws -> Void) async rethrows -> [String] {
+    try await capturingReports(body).map(\.message)
+  }
+
+  /// Runs `body` with the reports it causes collected instead of printed,
+  /// and returns them with their culprits.
+  ///
+  /// ```swift
+  /// let reports = Diagnostics.capturingReports { detachedCell.set(item) }
+  /// // [write refused: … (at AppTests/DetailTests.swift:12)]
+  /// ```
   ///
   /// - Parameter body: The code whose reports to collect.
   /// - Returns: The reports, in order.
-  public static func capturing(_ body: () async throws -> Void) async rethrows -> [String] {
-    let saved = handler
-    var reports: [String] = []
-    handler = { reports.append($0) }
-    defer { handler = saved }
-    try await body()
-    return reports
+  public static func capturingReports(_ body: () throws -> Void) rethrows -> [Report] {
+    let capture = _Capture()
+    defer { capture.isOpen = false }
+    try $capture.withValue(capture) {
+      try body()
+    }
+    return capture.reports
+  }
+
+  /// Runs asynchronous `body` with the reports it causes collected instead
+  /// of printed, and returns them with their culprits.
+  ///
+  /// It collects what ``capturing(_:)-13eg8`` collects: the reports of
+  /// this task, and of the tasks it creates while `body` runs.
+  ///
+  /// - Parameter body: The code whose reports to collect.
+  /// - Returns: The reports, in order.
+  public static func capturingReports(
+    _ body: () async throws -> Void
+  ) async rethrows -> [Report] {
+    let capture = _Capture()
+    defer { capture.isOpen = false }
+    try await $capture.withValue(capture) {
+      try await body()
+    }
+    return capture.reports
   }
 
   nonisolated private static func writeToStandardError(_ message: String) {
-    let line = "POMVVM: \(message)\n"
-    var bytes = Array(line.utf8)
+    var bytes = Array(standardErrorLine(for: message).utf8)
     _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
   }
+
+  /// The line the default handler writes: `POMVVM: <message>` and a line
+  /// feed, with every control character of the message (which may quote a
+  /// user's text or a file's name) written as a visible escape, `\u{1B}`.
+  ///
+  /// Not API; for the package's tests.
+  nonisolated package static func standardErrorLine(for message: String) -> String {
+    var line = "POMVVM: "
+    for scalar in message.unicodeScalars {
+      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        line += "\\u{" + (hex.count < 2 ? "0" : "") + hex + "}"
+      } else {
+        line.unicodeScalars.append(scalar)
+      }
+    }
+    return line + "\n"
+  }
+}
+
+/// The reports one capture collects while it is open; touched on the main
+/// actor only.
+final class _Capture: @unchecked Sendable {
+  var reports: [Diagnostics.Report] = []
+  var isOpen = true
 }

@@ -8,7 +8,7 @@ extension Observable {
     _ handler: @escaping @MainActor (Value) -> Void
   ) -> Subscription {
     let forward: @MainActor (Value) -> Void = { value in
-      withExtendedLifetime(owner) {}
+      extendLifetime(owner)
       handler(value)
     }
     return changesOnly ? observeChanges(forward) : observe(forward)

@@ -22,12 +22,60 @@ public class _ObserverListBase {
   @exclusivity(unchecked)
   final var _generation: UInt32 = 0
 
+  /// The derived cells that read this list's value; `nil` when none does,
+  /// which keeps a set of an unread cell to one extra test.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _dependents: _Dependents?
+
+  /// The Observation registrar, made on the first read through a public
+  /// getter; `nil` keeps sets of unread cells free of Observation's cost.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _tracking: _Tracking?
+
   @usableFromInline
   init() {}
 
   isolated deinit {
     _detachAll()
   }
+
+  // MARK: - Graph edges
+
+  final func _addDependent(_ dependent: _Dependent) {
+    let dependents = _dependents ?? _Dependents()
+    dependents.edges.append(dependent)
+    _dependents = dependents
+  }
+
+  final func _removeDependent(_ node: _GraphNode) {
+    guard let dependents = _dependents else { return }
+    dependents.edges.removeAll { $0.node === node }
+    if dependents.edges.isEmpty { _dependents = nil }
+  }
+
+  /// Marks the nodes that read this list dirty: its value changed.
+  @usableFromInline
+  final func _invalidateDependents() {
+    guard let dependents = _dependents else { return }
+    for edge in dependents.edges {
+      edge.node.markDirty(from: edge.index)
+    }
+  }
+
+  /// Marks the nodes that read this list as maybe dirty: a node upstream
+  /// changed, and this list's value may change when it is brought up to date.
+  final func _markDependentsCheck() {
+    guard let dependents = _dependents else { return }
+    for edge in dependents.edges {
+      edge.node.markCheck()
+    }
+  }
+
+  /// Delivers the current value to every observer (lists with a value).
+  @usableFromInline
+  func _publishCurrent() {}
 
   /// The number of active observers.
   ///

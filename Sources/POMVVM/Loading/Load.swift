@@ -7,7 +7,7 @@
 /// ```swift
 /// let movie = Load<Movie>()
 /// let cast = Load<[CastMember]>()
-/// movie.then(cast) { movie in try await catalog.cast(of: movie.id) }
+/// movie.whenLoaded(start: cast) { movie in try await catalog.cast(of: movie.id) }
 /// movie.start { try await catalog.movie(id: 7) }   // then the cast loads
 /// ```
 ///
@@ -97,8 +97,8 @@ public final class Load<Value: Sendable>: ObservableCell {
   /// - Parameters:
   ///   - next: The load of the chained request.
   ///   - operation: The chained request, given this request's value.
-  public func then<Next: Sendable>(
-    _ next: Load<Next>, _ operation: @escaping @Sendable (Value) async throws -> Next
+  public func whenLoaded<Next: Sendable>(
+    start next: Load<Next>, _ operation: @escaping @Sendable (Value) async throws -> Next
   ) {
     chainedWaits.append { await next.waitUntilFinished() }
     chains.append(

@@ -1,7 +1,16 @@
+import Dispatch
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A model that lives outside any view model: an ``ObservableArray`` that
@@ -13,33 +22,76 @@ import Foundation
 ///
 /// ```swift
 /// let store = try Store<ToDoItem>(contentsOf: fileURL)   // missing file: empty
-/// store.items.append(ToDoItem(title: "ToDo Item 1"))    // saved at once
+/// store.items.append(ToDoItem(title: "ToDo Item 1"))    // saved soon, in the background
+/// store.flush()                                         // on disk now
 /// ```
 ///
 /// ## Persistence
 ///
 /// A persistent store loads its file when it is created and saves the whole
-/// array after every change, atomically: it writes a temporary file and
-/// renames it over the old one, so a crash or a failed write never leaves a
-/// half-written file. A file that cannot be read — not JSON, not the right
-/// shape, not a file — makes the initializer throw a ``StoreError`` naming
-/// it, and is never overwritten. A failed save is published in
-/// ``saveError`` and reported to ``Diagnostics``; the next successful save
-/// clears it.
+/// array after changes, off the main actor and coalesced: the first change
+/// schedules a save a few milliseconds later, and every change until it
+/// starts is part of it, so a burst of edits is one write and the main
+/// actor never waits for the disk. ``flush()`` writes what is pending and
+/// waits for it; call it before the program exits. A store that is
+/// released flushes too.
+///
+/// Every save is atomic and durable: it writes a temporary file with a
+/// unique name beside the file, flushes it to disk, renames it over the old
+/// one and flushes the directory, so a crash, a kill or a failed write
+/// never leaves a half-written file, only the previous one or a newer
+/// one. The new file keeps the old one's permissions and, where the system
+/// allows, its owner. A path that is a symbolic link is saved through: the
+/// link's target is replaced, in its own directory, and the link stays.
+/// Temporary files that a killed process left behind are removed when a
+/// store next opens the file.
+///
+/// A file that cannot be read — not JSON, not the right shape, two elements
+/// with the same id, not a file — makes the initializer throw a
+/// ``StoreError`` naming it, and is never overwritten.
+///
+/// One store at a time owns a file: the store locks it (an advisory
+/// `flock(2)`) from loading until it is released, and a second store on the
+/// same file, in this process or another, is refused with
+/// ``StoreError/Kind-swift.enum/inUse`` instead of the two overwriting each
+/// other's changes.
+///
+/// A failed save — a read-only file (which the store refuses to replace),
+/// a full disk — is published in ``saveError`` on the main actor and
+/// reported to ``Diagnostics``, naming the line that created the store (a
+/// save runs for many changes, in the background); the change stays in
+/// memory, and the next successful save writes it and clears the error.
 @MainActor
 public final class Store<Element: Identifiable> {
   /// The store's elements; every change to them is published to their
   /// observers, and saved if the store has a file.
   public let items: ObservableArray<Element>
 
-  /// The store's file, if it has one.
+  /// The store's file, if it has one, as it was given (a symbolic link
+  /// stays a link).
   public let fileURL: URL?
 
   /// The error of the last save, or `nil` if it succeeded (or the store has
   /// no file).
+  ///
+  /// Saves run in the background; their outcome is published here, on the
+  /// main actor, once they end — and before ``flush()`` returns on the main
+  /// actor.
   public let saveError = Observable<StoreError?>(nil)
 
+  /// How long the first change of a burst waits for more before it is
+  /// written.
+  static var saveDelay: DispatchTimeInterval { .milliseconds(20) }
+
   private var persisting: Subscription?
+  private let writer: (any _StoreSaving)?
+  // Changes are numbered; a save's outcome is published only if it is newer
+  // than the one published last.
+  private var changeCount = 0
+  private var publishedCount = 0
+  // Where the store was created: the culprit of its reports.
+  private let fileID: StaticString
+  private let line: UInt
 
   /// Creates a store kept in memory.
   ///
@@ -47,27 +99,133 @@ public final class Store<Element: Identifiable> {
   public init(_ elements: [Element] = []) {
     items = ObservableArray(elements)
     fileURL = nil
+    writer = nil
+    fileID = #fileID
+    line = #line
   }
 
-  /// Creates a store kept in a JSON file: loads the file now, and saves
-  /// after every change.
+  /// Creates a store kept in a JSON file: loads and locks the file now, and
+  /// saves it in the background after changes.
   ///
-  /// - Parameter fileURL: The file; if it does not exist, the store starts
-  ///   empty and creates it on the first change.
-  /// - Throws: ``StoreError`` if the file exists but cannot be read or is not
-  ///   a valid store file; the file is left untouched.
-  public init(contentsOf fileURL: URL) throws(StoreError) where Element: Codable {
-    let file = _JSONFile<Element>(url: fileURL)
-    items = ObservableArray(try file.load())
+  /// - Parameters:
+  ///   - fileURL: The file; if it does not exist, the store starts empty
+  ///     and creates it on the first save. A symbolic link is followed.
+  ///   - fileID: The culprit's file in the reports of failed saves; by
+  ///     default, the caller's.
+  ///   - line: The culprit's line in the reports of failed saves; by
+  ///     default, the caller's.
+  /// - Throws: ``StoreError`` if the file exists but cannot be read, is not
+  ///   a valid store file (which includes two elements with the same id) or
+  ///   another store has it open; the file is left untouched.
+  public init(
+    contentsOf fileURL: URL, fileID: StaticString = #fileID, line: UInt = #line
+  ) throws(StoreError)
+  where Element: Codable & Sendable {
+    self.fileID = fileID
+    self.line = line
+    let file = _JSONFile(path: fileURL.path)
+    let elements = try Self.decode(file.load(), path: file.path)
+    let writer = _StoreWriter<Element>(file: file, delay: Self.saveDelay)
+    items = ObservableArray(elements)
     self.fileURL = fileURL
-    persisting = items.observe { [saveError] change in
-      do throws(StoreError) {
-        try file.save(change.newElements)
-        saveError.value = nil
-      } catch {
-        saveError.value = error
-        Diagnostics.report(error.description)
+    self.writer = writer
+    writer.onOutcome { [weak self] outcome in
+      Task { @MainActor in self?.publish(outcome) }
+    }
+    persisting = items.observeChanges { [weak self] change in
+      guard let self else { return }
+      changeCount += 1
+      writer.submit(change.newElements, generation: changeCount)
+    }
+  }
+
+  deinit {
+    writer?.close()
+  }
+
+  /// Whether a change is not saved yet: a save is scheduled or under way,
+  /// or its outcome has not reached ``saveError`` yet.
+  ///
+  /// A failed save ends it too: the change stays unsaved until the next
+  /// change is saved, but nothing is under way.
+  public var isSaving: Bool { publishedCount < changeCount }
+
+  /// Writes the changes not saved yet, and waits until they are on disk
+  /// (or their save failed).
+  ///
+  /// It blocks the calling thread for one write at most. Call it where
+  /// losing a change would be worse than waiting: before the program
+  /// exits, at the end of a batch, in a handler of a terminating signal.
+  /// You may call it from any thread: on the main actor, ``saveError``
+  /// holds the outcome when it returns; elsewhere the outcome reaches
+  /// ``saveError`` on the main actor soon after. A store without a file
+  /// has nothing to flush.
+  nonisolated public func flush() {
+    guard let writer else { return }
+    let outcome = writer.flush()
+    if isOnMainThread {
+      MainActor.assumeIsolated { publish(outcome) }
+    } else {
+      Task { @MainActor [weak self] in self?.publish(outcome) }
+    }
+  }
+
+  /// How many times the file was written, or a write was attempted; for
+  /// tests of coalescing.
+  package var _writeCount: Int { writer?.writeCount ?? 0 }
+
+  private func publish(_ outcome: _SaveOutcome) {
+    guard outcome.generation > publishedCount else { return }
+    publishedCount = outcome.generation
+    saveError.value = outcome.error
+    if let error = outcome.error {
+      Diagnostics.report(error.description, fileID: fileID, line: line)
+    }
+  }
+
+  #if canImport(Glibc)
+  /// The main thread: a store is created on the main actor.
+  nonisolated private let mainThread = pthread_self()
+
+  nonisolated private var isOnMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
+  #elseif canImport(Darwin)
+  nonisolated private var isOnMainThread: Bool { pthread_main_np() != 0 }
+  #else
+  nonisolated private var isOnMainThread: Bool { false }
+  #endif
+
+  /// The elements of a file's contents, checked: a store file is a JSON
+  /// array of elements whose ids are unique.
+  nonisolated private static func decode(_ data: Data?, path: String) throws(StoreError)
+    -> [Element] where Element: Decodable
+  {
+    guard let data else { return [] }
+    let elements: [Element]
+    do {
+      elements = try JSONDecoder().decode([Element].self, from: data)
+    } catch {
+      throw StoreError(.corrupt, path: path, reason: describe(error))
+    }
+    var ids = Set<Element.ID>(minimumCapacity: elements.count)
+    for element in elements where !ids.insert(element.id).inserted {
+      throw StoreError(
+        .corrupt, path: path, reason: "more than one element has the id \(element.id)")
+    }
+    return elements
+  }
+
+  nonisolated private static func describe(_ error: any Error) -> String {
+    switch error {
+    case let error as DecodingError:
+      switch error {
+      case .dataCorrupted(let context): context.debugDescription
+      case .keyNotFound(let key, _): "missing the field '\(key.stringValue)'"
+      case .typeMismatch(_, let context), .valueNotFound(_, let context):
+        context.debugDescription
+      @unknown default: "\(error)"
       }
+    default:
+      "\(error)"
     }
   }
 }

@@ -16,6 +16,11 @@
 /// is deallocated, its subscriptions end. Derived cells (``Derived``,
 /// ``ProjectedCell``) are kept alive by their subscriptions, since nothing
 /// else might hold them.
+///
+/// `Subscription` is a class that only the kit subclasses: it is `public`,
+/// not `open`, so code outside the kit cannot subclass it and break the
+/// invariants its observer lists rely on. To make a token of your own, conform
+/// to ``SubscriptionToken``.
 @MainActor
 public class Subscription: SubscriptionToken {
   @usableFromInline

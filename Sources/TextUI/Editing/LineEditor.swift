@@ -142,7 +142,9 @@ public struct LineEditor: Hashable, Sendable {
   ///
   /// The field scrolls to keep the cursor in view, with a column left for
   /// the cursor after the last character; an ellipsis marks text cut off at
-  /// either end.
+  /// either end. Columns are counted as ``ScreenRenderer`` draws the text: a
+  /// control character takes the six columns of its visible escape
+  /// (`\u{1B}`), so the cursor shows after it.
   ///
   /// ```swift
   /// LineEditor(text: "a long line of text").visible(inWidth: 8)

@@ -7,13 +7,26 @@ import Darwin
 #endif
 
 // What the signal handlers need to restore the terminal, kept where a
-// signal handler may read it: plain globals written only while no handler of
-// ours is installed, and a buffer allocated up front (a handler must not
-// allocate, lock or call into the Swift runtime).
+// signal handler may read it: plain globals and buffers allocated once, up
+// front, all written only while no handler of ours is installed (a handler
+// must not allocate, lock or call into the Swift runtime).
 
 nonisolated(unsafe) private var restoreInput: Int32 = -1
 nonisolated(unsafe) private var restoreOutput: Int32 = -1
-nonisolated(unsafe) private var restoreAttributes = termios()
+/// The settings to restore, on the heap rather than in a global `termios`.
+///
+/// Swift 6.3 on Linux emits a statically initialised global of the imported
+/// `termios` without the 3 padding bytes before `c_ispeed`: 57 bytes, where
+/// the type takes 60. Storing a whole `termios` into such a global writes
+/// past its end (AddressSanitizer reports a global-buffer-overflow). A heap
+/// buffer has the type's real size. It is allocated once, by the first
+/// ``_armTerminalRestore(input:output:attributes:)``, before any handler
+/// that reads it is installed, so no handler ever allocates it.
+nonisolated(unsafe) private let restoreAttributes: UnsafeMutablePointer<termios> = {
+  let attributes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+  attributes.initialize(to: termios())
+  return attributes
+}()
 nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
   let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: signalLimit)
   actions.initialize(repeating: sigaction(), count: signalLimit)
@@ -48,7 +61,7 @@ private let restoreSequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 private func restoreTerminalNow() {
   guard restoreInput >= 0 else { return }
   _ = write(restoreOutput, restoreSequence.utf8Start, restoreSequence.utf8CodeUnitCount)
-  _ = tcsetattr(restoreInput, TCSADRAIN, &restoreAttributes)
+  _ = tcsetattr(restoreInput, TCSADRAIN, restoreAttributes)
 }
 
 /// Restores the terminal, puts the previous handler back and hands it the
@@ -143,9 +156,9 @@ private func isIgnored(_ signal: Int32) -> Bool {
 ///   - attributes: The settings to restore.
 func _armTerminalRestore(input: Int32, output: Int32, attributes: termios) {
   _disarmTerminalRestore()
+  restoreAttributes.pointee = attributes
   restoreInput = input
   restoreOutput = output
-  restoreAttributes = attributes
   if resizePipeReader < 0 {
     var descriptors: [Int32] = [-1, -1]
     if pipe(&descriptors) == 0 {

@@ -11,7 +11,9 @@ public struct Frame: Hashable, Sendable {
   /// One line of a frame: its text and how it is drawn.
   public struct Line: Hashable, Sendable {
     /// The text; it is cut to the screen's width when drawn, and control
-    /// characters in it are drawn as replacement characters.
+    /// characters in it, tabs included, are drawn as visible escapes
+    /// (`\u{1B}`, see ``Swift/StringProtocol/withVisibleControlCharacters``),
+    /// never sent to the terminal.
     public var text: String
     /// How the whole line is drawn.
     public var style: LineStyle

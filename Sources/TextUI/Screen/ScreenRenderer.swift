@@ -16,7 +16,7 @@
 /// // the second call rewrites row 2 only
 /// ```
 public struct ScreenRenderer: Sendable {
-  /// A line as drawn: cut to the width, control characters replaced.
+  /// A line as drawn: cut to the width, control characters made visible.
   private struct DrawnLine: Equatable {
     var text: String
     var width: Int
@@ -92,23 +92,17 @@ public struct ScreenRenderer: Sendable {
     return output
   }
 
-  /// The line's text as drawn: control characters replaced, cut to the
-  /// width, and padded across the width when reversed.
+  /// The line's text as drawn: cut to the width, control characters made
+  /// visible, and padded across the width when reversed.
   private static func fit(_ line: Frame.Line, width: Int) -> DrawnLine {
     var text = line.text
     let isPlainASCII = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     if !isPlainASCII || text.utf8.count > width {
-      // Only the part that can show is looked at: a long text costs the
-      // width, not its length.
-      var shown = ""
-      var shownWidth = 0
-      for character in text {
-        let visible = visible(character)
-        shown.append(visible)
-        shownWidth += visible.displayWidth
-        if shownWidth > width { break }
-      }
-      text = shown.truncated(toWidth: width)
+      // Cut first, then escape: `displayWidth` measures a control character
+      // as its escape, so the escape fits and is never cut in two. Cutting
+      // looks only at the part that can show: a long text costs the width,
+      // not its length.
+      text = text.truncated(toWidth: width).withVisibleControlCharacters
     }
     var textWidth = text.displayWidth
     if line.style.contains(.reverse) && textWidth < width {
@@ -116,16 +110,6 @@ public struct ScreenRenderer: Sendable {
       textWidth = width
     }
     return DrawnLine(text: text, width: textWidth, style: line.style)
-  }
-
-  /// A character as it can be drawn: a tab is a space, and other control
-  /// characters (which would move the cursor or start an escape sequence)
-  /// are replacement characters.
-  private static func visible(_ character: Character) -> Character {
-    guard let first = character.unicodeScalars.first,
-      first.properties.generalCategory == .control
-    else { return character }
-    return first == "\t" ? " " : "\u{FFFD}"
   }
 
   private static func draw(_ line: DrawnLine, width: Int) -> String {

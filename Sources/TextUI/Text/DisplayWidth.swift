@@ -1,27 +1,35 @@
 extension Character {
-  /// How many terminal columns the character takes: 2 for East Asian wide
-  /// and fullwidth characters (CJK, Hangul, kana) and for emoji, 0 for a
-  /// mark or format character that stands alone, 1 otherwise.
+  /// How many terminal columns the character takes as TextUI draws it: 2
+  /// for East Asian wide and fullwidth characters (CJK, Hangul, kana) and
+  /// for emoji, 0 for a mark or format character that stands alone, 6 for a
+  /// control character, which is drawn as its visible escape (`\u{1B}`, see
+  /// ``Swift/StringProtocol/withVisibleControlCharacters``), 1 otherwise.
   ///
   /// A `Character` is a whole grapheme cluster, so a letter with combining
   /// marks (`"e\u{301}"`), a flag or an emoji joined with zero-width joiners
-  /// is one character, as wide as its first part.
+  /// is one character, as wide as its first part. CR LF is one character
+  /// too, drawn as two escapes.
   ///
   /// ```swift
   /// Character("a").displayWidth          // 1
   /// Character("漢").displayWidth         // 2
   /// Character("👍").displayWidth         // 2
   /// Character("e\u{301}").displayWidth   // 1
+  /// Character("\u{1B}").displayWidth    // 6, drawn as \u{1B}
   /// ```
   public var displayWidth: Int {
     let scalars = unicodeScalars
     guard let first = scalars.first else { return 0 }
+    if first.isControlCharacter {
+      // A control character stands alone in its grapheme cluster, but for
+      // CR LF.
+      return scalars.count * Unicode.Scalar.visibleEscapeWidth
+    }
     if first.value < 0x7F {
-      // ASCII, or CR LF; control characters take no column.
-      return first.value < 0x20 ? 0 : 1
+      return 1
     }
     switch first.properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .format, .control:
+    case .nonspacingMark, .enclosingMark, .format:
       return 0
     default:
       break

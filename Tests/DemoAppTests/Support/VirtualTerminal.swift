@@ -1,9 +1,16 @@
+import Testing
 import TextUI
 
 /// A terminal for tests: it replays scripted reads and keeps a screen by
 /// interpreting what is written to it — the cursor moves, erases and text
 /// that ``TextUI/ScreenRenderer`` emits — so that tests compare whole
 /// screens, as a user would see them, after each step.
+///
+/// A control character outside those sequences, and text written past the
+/// right edge (where a real terminal would wrap it onto the next row), are
+/// violations, recorded as issues unless the terminal is given another
+/// handler: text from a script or a file must never reach a terminal as
+/// control, and lines are cut to the width as they are drawn.
 @MainActor
 final class VirtualTerminal: TerminalDevice {
   private(set) var cells: [[String]]
@@ -18,10 +25,15 @@ final class VirtualTerminal: TerminalDevice {
   private var rowsTouched: Set<Int> = []
   private var reads: [TerminalInput]
   let screenSize: TerminalSize
+  private let violation: @MainActor (String) -> Void
 
-  init(reads: [TerminalInput], size: TerminalSize = .standard) {
+  init(
+    reads: [TerminalInput], size: TerminalSize = .standard,
+    violation: @escaping @MainActor (String) -> Void = { Issue.record(Comment(rawValue: $0)) }
+  ) {
     self.reads = reads
     screenSize = size
+    self.violation = violation
     cells = Array(repeating: Array(repeating: " ", count: size.width), count: size.height)
   }
 
@@ -68,8 +80,12 @@ final class VirtualTerminal: TerminalDevice {
         put(character)
         continue
       }
-      // CSI: "[", parameters, one final letter.
-      guard characters.popFirst() == "[" else { continue }
+      // CSI: "[", parameters, one final letter; TextUI writes no other
+      // escape sequence.
+      guard characters.popFirst() == "[" else {
+        violation("an escape character outside a CSI sequence reached the terminal")
+        continue
+      }
       var parameters = ""
       while let next = characters.popFirst() {
         if next.isLetter || next == "~" {
@@ -83,8 +99,17 @@ final class VirtualTerminal: TerminalDevice {
   }
 
   private func put(_ character: Character) {
-    guard cursor.row < screenSize.height, cursor.column < screenSize.width else { return }
+    // Text is data: a control character in it would move the cursor or
+    // start a sequence on a real terminal.
+    if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      violation("a raw control character reached the terminal: \(character.debugDescription)")
+      return
+    }
     let width = character.displayWidth
+    if cursor.column + width > screenSize.width {
+      violation("\(character.debugDescription) was written past the right edge, row \(cursor.row)")
+    }
+    guard cursor.row < screenSize.height, cursor.column < screenSize.width else { return }
     rowsTouched.insert(cursor.row)
     cells[cursor.row][cursor.column] = String(character)
     if width == 2, cursor.column + 1 < screenSize.width {

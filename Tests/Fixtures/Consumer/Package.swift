@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // A package outside the kit that uses POMVVMTesting the way an app does: its
@@ -6,6 +6,7 @@ import PackageDescription
 // Testing and XCTest. scripts/test-consumer-fixture builds and tests it.
 let package = Package(
   name: "Groceries",
+  platforms: [.macOS("15.4"), .iOS("18.4"), .tvOS("18.4"), .watchOS("11.4"), .visionOS("2.4")],
   dependencies: [
     .package(name: "POMVVM", path: "../../..")
   ],

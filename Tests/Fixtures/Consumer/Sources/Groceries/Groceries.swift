@@ -36,7 +36,7 @@ public final class GroceryListViewModel: ViewModel {
   /// - Parameter groceries: The first groceries; their ids must be unique.
   public init(_ groceries: [Grocery] = []) {
     self.groceries = ObservableArray(groceries)
-    boughtCount = self.groceries.count(where: \.isBought)
+    boughtCount = self.groceries.liveCount(where: \.isBought)
     nextID = (groceries.map(\.id).max() ?? 0) + 1
   }
 

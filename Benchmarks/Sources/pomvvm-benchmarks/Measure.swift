@@ -1,0 +1,90 @@
+import CHeapStats
+import POMVVMWorkloads
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func now() -> UInt64 {
+  var spec = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &spec)
+  return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// One untimed prepare, a timed run, an untimed finish: nanoseconds per
+/// iteration.
+@MainActor
+func timeBatch(_ fixture: any Fixture, _ iterations: Int) -> Double {
+  fixture.prepare(iterations)
+  let start = now()
+  fixture.run(iterations)
+  let elapsed = now() - start
+  fixture.finish()
+  return Double(elapsed) / Double(iterations)
+}
+
+/// The iterations per batch that take at least `nanoseconds`, at most
+/// `limit`; the trial batches warm the fixture up.
+@MainActor
+func calibrate(_ fixture: any Fixture, nanoseconds: Double, limit: Int) -> Int {
+  var iterations = 1
+  while true {
+    let perIteration = timeBatch(fixture, iterations)
+    let total = perIteration * Double(iterations)
+    if total >= nanoseconds || iterations >= limit { return iterations }
+    let wanted = Double(iterations) * nanoseconds / max(total, 1) * 1.2
+    iterations = min(limit, max(iterations * 2, Int(min(wanted, 1e12))))
+  }
+}
+
+/// Times the kit and the baseline in alternating batches (neither always
+/// runs first) and keeps each one's best batch.
+@MainActor
+func measureTime(_ comparison: Comparison, _ settings: Settings) -> (Double, Double?) {
+  let kit = comparison.kit()
+  let baseline = comparison.baseline?()
+  let kitIterations = calibrate(
+    kit, nanoseconds: settings.batchNanoseconds, limit: comparison.maxBatch)
+  let baselineIterations = baseline.map {
+    calibrate($0, nanoseconds: settings.batchNanoseconds, limit: comparison.maxBatch)
+  }
+  var bestKit = Double.infinity
+  var bestBaseline = Double.infinity
+  for round in 0..<settings.rounds {
+    if round % 2 == 0 {
+      bestKit = min(bestKit, timeBatch(kit, kitIterations))
+    }
+    if let baseline, let baselineIterations {
+      bestBaseline = min(bestBaseline, timeBatch(baseline, baselineIterations))
+    }
+    if round % 2 == 1 {
+      bestKit = min(bestKit, timeBatch(kit, kitIterations))
+    }
+  }
+  return (bestKit, baseline == nil ? nil : bestBaseline)
+}
+
+/// Bytes in use on the heap, chunk overhead included.
+func heapInUse() -> Int {
+  Int(cheapstats_heap_in_use())
+}
+
+/// The heap's growth per iteration while a fresh fixture runs one batch.
+@MainActor
+func bytesPerIteration(_ fixture: any Fixture, _ iterations: Int) -> Double {
+  fixture.prepare(iterations)
+  let before = heapInUse()
+  fixture.run(iterations)
+  let after = heapInUse()
+  fixture.finish()
+  return Double(after - before) / Double(iterations)
+}
+
+@MainActor
+func measureBytes(_ comparison: Comparison) -> (Double, Double?) {
+  let kit = bytesPerIteration(comparison.kit(), comparison.maxBatch)
+  let baseline = comparison.baseline.map { bytesPerIteration($0(), comparison.maxBatch) }
+  return (kit, baseline)
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How long to measure, and which rows.
+struct Settings {
+  /// The shortest timed batch, in nanoseconds; calibration picks the
+  /// iterations per batch to reach it.
+  var batchNanoseconds = 20_000_000.0
+  /// Timed batches per variant; the best one is reported.
+  var rounds = 7
+  var filter: String?
+  /// Exit with status 1 if a row misses its target.
+  var check = false
+
+  static func parse(_ arguments: [String]) -> Settings {
+    var settings = Settings()
+    var rest = arguments.dropFirst()
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--smoke":
+        settings.batchNanoseconds = 1_000_000
+        settings.rounds = 3
+      case "--rounds":
+        guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
+          usage("--rounds takes a positive whole number")
+        }
+        settings.rounds = value
+      case "--batch-ms":
+        guard let text = rest.popFirst(), let value = Double(text), value > 0 else {
+          usage("--batch-ms takes a positive number")
+        }
+        settings.batchNanoseconds = value * 1e6
+      case "--filter":
+        guard let text = rest.popFirst() else { usage("--filter takes a word") }
+        settings.filter = text
+      case "--check": settings.check = true
+      case "-h", "--help": usage(nil)
+      default: usage("unknown argument \(argument)")
+      }
+    }
+    return settings
+  }
+
+  func wants(_ path: String) -> Bool { filter.map { path.contains($0) } ?? true }
+}
+
+func usage(_ problem: String?) -> Never {
+  if let problem { print("error: \(problem)") }
+  print(
+    """
+    usage: pomvvm-benchmarks [--smoke] [--rounds N] [--batch-ms MS] [--filter WORD] [--check]
+
+      --smoke        1 ms batches, 3 rounds: the whole table in seconds (CI)
+      --rounds N     timed batches per variant, best kept (default 7)
+      --batch-ms MS  shortest timed batch (default 20)
+      --filter WORD  only the rows whose path contains WORD
+      --check        exit 1 if a row misses its target
+    """)
+  exit(problem == nil ? 0 : 2)
+}

@@ -1,0 +1,117 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What one write of a store's file came to: the last change it holds, and
+/// its error, if it failed.
+struct _SaveOutcome: Sendable {
+  /// The number of the last change the write held; 0 before any write.
+  var generation: Int
+  var error: StoreError?
+}
+
+/// What a ``Store`` needs of its writer, whatever its element type.
+protocol _StoreSaving: AnyObject, Sendable {
+  /// Writes the changes not written yet, and waits until they are on disk.
+  func flush() -> _SaveOutcome
+  /// Flushes, then releases the file's lock; the writer takes no more
+  /// changes.
+  func close()
+  /// How many times the file was written (or a write was attempted).
+  var writeCount: Int { get }
+}
+
+/// Writes a store's changes to its file on a serial queue of its own,
+/// coalesced.
+///
+/// The first change of a burst schedules a write `delay` later, and every
+/// change until that write starts replaces the snapshot it writes. Changes
+/// made while a write is under way are written together once it ends,
+/// after the delay.
+///
+/// Its mutable state is confined to `queue`.
+final class _StoreWriter<Element: Encodable & Sendable>: _StoreSaving, @unchecked Sendable {
+  private let file: _JSONFile
+  private let queue = DispatchQueue(label: "POMVVM.Store.save", qos: .utility)
+  private let delay: DispatchTimeInterval
+  private var report: (@Sendable (_SaveOutcome) -> Void)?
+
+  // On `queue` only.
+  private var pending: (generation: Int, elements: [Element])?
+  private var isScheduled = false
+  private var isClosed = false
+  private var lastOutcome = _SaveOutcome(generation: 0, error: nil)
+  private var writes = 0
+
+  init(file: _JSONFile, delay: DispatchTimeInterval) {
+    self.file = file
+    self.delay = delay
+  }
+
+  /// Sets where the outcome of every background write goes (on the
+  /// writer's queue); before the first change.
+  func onOutcome(_ report: @escaping @Sendable (_SaveOutcome) -> Void) {
+    queue.sync { self.report = report }
+  }
+
+  /// Takes the contents after a change; they are written soon.
+  func submit(_ elements: [Element], generation: Int) {
+    queue.async { [self] in
+      guard !isClosed else { return }
+      pending = (generation, elements)
+      guard !isScheduled else { return }
+      isScheduled = true
+      queue.asyncAfter(deadline: .now() + delay) { [self] in
+        isScheduled = false
+        if let outcome = writePending() {
+          report?(outcome)
+        }
+      }
+    }
+  }
+
+  func flush() -> _SaveOutcome {
+    queue.sync {
+      _ = writePending()
+      return lastOutcome
+    }
+  }
+
+  func close() {
+    queue.sync {
+      _ = writePending()
+      isClosed = true
+      file.unlock()
+    }
+  }
+
+  var writeCount: Int { queue.sync { writes } }
+
+  /// Writes the last snapshot taken, if it was not written yet.
+  private func writePending() -> _SaveOutcome? {
+    guard !isClosed, let (generation, elements) = pending else { return nil }
+    pending = nil
+    writes += 1
+    do throws(StoreError) {
+      try file.save(encode(elements))
+      lastOutcome = _SaveOutcome(generation: generation, error: nil)
+    } catch {
+      lastOutcome = _SaveOutcome(generation: generation, error: error)
+    }
+    return lastOutcome
+  }
+
+  private func encode(_ elements: [Element]) throws(StoreError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+      return try encoder.encode(elements)
+    } catch {
+      throw StoreError(.unwritable, path: file.path, reason: "\(error)")
+    }
+  }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import POMVVM
+import TestSupport
+import Testing
+import ToDo
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A new pseudo-terminal: its master's descriptor and its terminal's path.
+private func openPseudoTerminal() -> (master: Int32, terminal: String)? {
+  #if os(Linux)
+  // `posix_openpt` and friends are not in the Glibc module: the ioctls they
+  // wrap, TIOCSPTLCK and TIOCGPTN, whose numbers the module lacks as well.
+  let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+  guard master >= 0 else { return nil }
+  var unlock: Int32 = 0
+  var number: UInt32 = 0
+  guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0
+  else {
+    close(master)
+    return nil
+  }
+  return (master, "/dev/pts/\(number)")
+  #else
+  let master = posix_openpt(O_RDWR | O_NOCTTY)
+  guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master)
+  else { return nil }
+  return (master, String(cString: name))
+  #endif
+}
+
+/// Reads a pseudo-terminal's screen until it shows `text`, for 20 s at
+/// most; whether it did.
+private func readScreen(of master: Int32, until text: String) -> Bool {
+  var screen: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  let deadline = ContinuousClock.now + .seconds(20)
+  while ContinuousClock.now < deadline {
+    var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+    guard poll(&ready, 1, 100) >= 0 else { return false }
+    guard ready.revents != 0 else { continue }
+    let count = read(master, &buffer, buffer.count)
+    guard count > 0 else { return false }
+    screen += buffer[..<count]
+    if String(decoding: screen, as: UTF8.self).contains(text) { return true }
+  }
+  return false
+}
+
+/// The version a title carries: `v<number> …`.
+private func version(of title: String) -> Int? {
+  guard title.hasPrefix("v") else { return nil }
+  return Int(title.dropFirst().prefix { $0 != " " })
+}
+
+/// `pomvvm-demo` editing a store file in script mode, in a process of its
+/// own: killed at random moments, and holding the file against a second
+/// store.
+@Suite("To-do store across processes")
+struct ToDoStoreProcessTests {
+  /// A child process that saves the store after every command, killed at
+  /// random moments, never leaves a torn store.
+  ///
+  /// The kill is `SIGKILL`, which no handler sees. The file is always a complete store — the one before the child started, or a newer
+  /// one — never torn, empty or missing, and killed saves leave no
+  /// temporary files behind once a store opens the file again.
+  @Test func aStoreEditedByAProcessKilledAtRandomMomentsIsAlwaysComplete() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-kill-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var random = SplitMix64(seed: seed)
+    let padding = String(repeating: "x", count: 3_000)
+    // Ten items of about 3 kB each: a save writes some 30 kB.
+    let initial = (1...10).map { ToDoItem(id: $0, title: "v0 \(padding)") }
+    try JSONEncoder().encode(initial).write(to: url)
+
+    var newest = 0
+    var previous = try Data(contentsOf: url)
+    var kills = 0
+    for round in 1...24 {
+      // Every title names its version; versions grow through the run.
+      var script = ""
+      for step in 0..<200 {
+        let version = round * 1_000 + step
+        let length = Int.random(in: 0...padding.count, using: &random)
+        script += "open \(step % 10 + 1)\ntitle v\(version) \(padding.prefix(length))\nback\n"
+      }
+      let scriptFile = directory.appendingPathComponent("script-\(round).txt")
+      try script.write(to: scriptFile, atomically: false, encoding: .utf8)
+
+      let pause = UInt32.random(in: 5_000...120_000, using: &random)
+      let killed = try await blocking {
+        let child = Process()
+        child.executableURL = executable
+        child.arguments = ["todo", "--script", "--quiet", "--store", url.path]
+        child.standardInput = try FileHandle(forReadingFrom: scriptFile)
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        usleep(pause)
+        let isRunning = child.isRunning
+        if isRunning {
+          kill(child.processIdentifier, SIGKILL)
+        }
+        child.waitUntilExit()
+        return isRunning
+      }
+      if killed {
+        kills += 1
+      }
+
+      let context = Comment(rawValue: "round \(round), seed \(seed)")
+      let data = try Data(contentsOf: url)
+      let items = try #require(
+        try? JSONDecoder().decode([ToDoItem].self, from: data),
+        "not a complete store file (\(data.count) bytes); \(context)")
+      #expect(items.map(\.id) == Array(1...10), context)
+      let versions = items.compactMap { version(of: $0.title) }
+      #expect(versions.count == 10, context)
+      let latest = versions.max() ?? 0
+      #expect(
+        latest > newest || (latest == newest && data == previous),
+        "older than the store before this round; \(context)")
+      newest = latest
+      previous = data
+    }
+    #expect(kills > 0, "no child was killed mid-run: the rounds are too short")
+    #expect(newest > 0, "no child saved anything: the kills came too early")
+
+    // A store that opens the file removes what the killed saves left.
+    _ = try await MainActor.run { try Store.toDoList(contentsOf: url).items.count }
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { !$0.hasPrefix("script-") }
+    #expect(left == ["todo.json"])
+  }
+
+  /// A second `pomvvm-demo` on the same file would overwrite the first
+  /// one's changes; the store refuses it while the first has it open.
+  @Test func aStoreFileOpenInAnotherProcessIsRefused() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-lock-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+
+    let input = Pipe()
+    let child = Process()
+    child.executableURL = executable
+    child.arguments = ["todo", "--script", "--quiet", "--store", url.path]
+    child.standardInput = input
+    child.standardOutput = FileHandle.nullDevice
+    child.standardError = FileHandle.nullDevice
+    try child.run()
+    defer {
+      if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+      child.waitUntilExit()
+    }
+    // The child creates the file with its two sample items, locked before
+    // it is in place; then it waits for commands.
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !FileManager.default.fileExists(atPath: url.path) && child.isRunning
+      && ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    try #require(FileManager.default.fileExists(atPath: url.path), "the child made no file")
+    _ = await MainActor.run {
+      #expect(
+        throws: StoreError(
+          .inUse, path: url.path,
+          reason: "another store has it open, in this process or another; close that one first")
+      ) { _ = try Store<ToDoItem>(contentsOf: url) }
+    }
+    input.fileHandleForWriting.write(Data("add\nquit\n".utf8))
+    try input.fileHandleForWriting.close()
+    try await blocking { child.waitUntilExit() }
+    #expect(child.terminationStatus == 0)
+    let count = try await MainActor.run { try Store<ToDoItem>(contentsOf: url).items.count }
+    #expect(count == 3)
+  }
+
+  /// `SIGTERM` ends an interactive `pomvvm-demo` with a change whose
+  /// background save has not run yet; the app writes it before it dies.
+  ///
+  /// The app runs on a pseudo-terminal; the signal follows as soon as the
+  /// screen shows the new item, well inside the save's delay.
+  @Test(arguments: [SIGTERM, SIGINT])
+  func aTerminatingSignalWritesTheChangesNotSavedYet(signal: Int32) async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-signal-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+
+    let (master, terminalPath) = try #require(openPseudoTerminal())
+    defer { close(master) }
+    let terminal = try #require(FileHandle(forUpdatingAtPath: terminalPath))
+    let child = Process()
+    child.executableURL = executable
+    child.arguments = ["todo", "--store", url.path]
+    child.standardInput = terminal
+    child.standardOutput = terminal
+    child.standardError = FileHandle.nullDevice
+    try child.run()
+    try terminal.close()
+    defer {
+      if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+      child.waitUntilExit()
+    }
+
+    try #require(await blocking { readScreen(of: master, until: "To-do (2 of 10") })
+    _ = write(master, "a", 1)
+    try #require(await blocking { readScreen(of: master, until: "To-do (3 of 10") })
+    kill(child.processIdentifier, signal)
+    try await blocking { child.waitUntilExit() }
+    #expect(child.terminationReason == .uncaughtSignal)
+    #expect(child.terminationStatus == signal)
+    let items = try JSONDecoder().decode([ToDoItem].self, from: Data(contentsOf: url))
+    #expect(items.map(\.title) == ["ToDo Item 1", "ToDo Item 2", "ToDo Item 3"])
+  }
+}

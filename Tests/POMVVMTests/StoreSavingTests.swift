@@ -1,0 +1,129 @@
+import Foundation
+import POMVVM
+import Testing
+
+/// When a persistent store saves: in the background, a burst of changes in
+/// one write, everything written by `flush()` and on release, and the
+/// outcome published on the main actor.
+@MainActor
+@Suite("Store saving")
+struct StoreSavingTests {
+  typealias Note = StoreTests.Note
+  typealias Directory = StoreTests.Directory
+
+  /// Waits, on the main actor, until `condition` holds; at most 60 s (a
+  /// save takes milliseconds, but a sanitizer's run is slow).
+  private func eventually(_ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !condition() && ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+  }
+
+  @Test func aBurstOfEditsIsOneWrite() throws {
+    let directory = try Directory()
+    let store = try Store<Note>(contentsOf: directory.file())
+    store.items.append(contentsOf: (1...1_000).map { Note(id: $0, title: "item \($0)") })
+    store.flush()
+    let writes = store._writeCount
+    let title = try #require(store.items.cell(for: 500, \.title))
+    for character in "Buy oat milk!!" {
+      title.value.append(character)
+    }
+    store.flush()
+    #expect(store._writeCount == writes + 1)
+    #expect(store.saveError.value == nil)
+    #expect(!store.isSaving)
+    let saved = try JSONDecoder().decode([Note].self, from: Data(contentsOf: directory.file()))
+    #expect(saved.count == 1_000)
+    #expect(saved[499].title == "item 500Buy oat milk!!")
+  }
+
+  @Test func changesAreSavedInTheBackgroundWithoutAFlush() async throws {
+    let directory = try Directory()
+    let store = try Store<Note>(contentsOf: directory.file())
+    store.items.append(Note(id: 1, title: "a"))
+    store.items.append(Note(id: 2, title: "b"))
+    #expect(store.isSaving)
+    await eventually { !store.isSaving }
+    #expect(!store.isSaving)
+    #expect(try StoreTests().contents(of: directory.file()) == [1, 2])
+    #expect(store._writeCount == 1)
+  }
+
+  @Test func aFailedSaveNamesTheLineThatCreatedTheStore() throws {
+    let directory = try Directory()
+    try Data("[]".utf8).write(to: directory.file())
+    chmod(directory.file().path, 0o444)
+    let line: UInt = #line + 1
+    let store = try Store<Note>(contentsOf: directory.file())
+    let reports = Diagnostics.capturingReports {
+      store.items.append(Note(id: 1, title: "a"))
+      store.flush()
+    }
+    let error = StoreError(.readOnly, path: directory.file().path, reason: "permissions r--r--r--")
+    #expect(reports == [Diagnostics.Report(error.description, fileID: #fileID, line: line)])
+  }
+
+  /// A failed save is reported to `Diagnostics` as well; to keep reports
+  /// inside this test's own (synchronous) capture, the failure is flushed,
+  /// and the background save is the one that succeeds.
+  @Test func aBackgroundSavePublishesItsOutcomeOnTheMainActor() async throws {
+    let directory = try Directory()
+    try Data("[]".utf8).write(to: directory.file())
+    chmod(directory.file().path, 0o444)
+    let store = try Store<Note>(contentsOf: directory.file())
+    let published = Recording<StoreError?>()
+    let subscription = store.saveError.observeChanges { error in
+      MainActor.assertIsolated()
+      published.events.append(error)
+    }
+    let reports = Diagnostics.capturing {
+      store.items.append(Note(id: 1, title: "a"))
+      store.flush()
+    }
+    let error = StoreError(.readOnly, path: directory.file().path, reason: "permissions r--r--r--")
+    #expect(reports == [error.description])
+    chmod(directory.file().path, 0o644)
+    store.items.append(Note(id: 2, title: "b"))
+    #expect(store.isSaving)
+    await eventually { !store.isSaving }
+    #expect(published.events == [error, nil])
+    #expect(try StoreTests().contents(of: directory.file()) == [1, 2])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func flushFromAnotherThreadWritesAndPublishesOnTheMainActorAfterwards() async throws {
+    let directory = try Directory()
+    let store = try Store<Note>(contentsOf: directory.file())
+    store.items.append(Note(id: 1, title: "a"))
+    await Task.detached { store.flush() }.value
+    #expect(try StoreTests().contents(of: directory.file()) == [1])
+    await eventually { !store.isSaving }
+    #expect(!store.isSaving)
+    #expect(store.saveError.value == nil)
+  }
+
+  @Test func releasingTheStoreWritesItsLastChanges() throws {
+    let directory = try Directory()
+    do {
+      let store = try Store<Note>(contentsOf: directory.file())
+      store.items.append(Note(id: 1, title: "a"))
+    }
+    #expect(try StoreTests().contents(of: directory.file()) == [1])
+  }
+
+  @Test func aStoreInMemoryHasNothingToFlush() {
+    let store = Store([Note(id: 1, title: "a")])
+    store.items.append(Note(id: 2, title: "b"))
+    store.flush()
+    #expect(!store.isSaving)
+    #expect(store._writeCount == 0)
+  }
+}
+
+/// Values recorded in order, on the main actor.
+@MainActor
+private final class Recording<Value> {
+  var events: [Value] = []
+}
