@@ -1,6 +1,6 @@
 /// The array's registration of something derived from it and kept up to
 /// date from its change sets (``ObservableArray/liveCount(where:)``,
-/// ``ObservableArray/liveElement(for:)``).
+/// ``ObservableArray/liveElement(for:fileID:line:)``).
 ///
 /// An aggregate costs O(changed elements) per change, never a rescan of the
 /// array. The entry refers to the aggregate weakly, so an aggregate lives
@@ -64,6 +64,7 @@ public final class ArrayCount<Element: Identifiable>: ObservableCell {
   init(_ elements: [Element], predicate: @escaping (Element) -> Bool) {
     self.predicate = predicate
     storage = Observable(elements.count(where: predicate))
+    storage._setOrigin(.aggregate, fileID: "", line: 0)
   }
 
   /// The number of matching elements.
@@ -163,6 +164,9 @@ extension ObservableArray {
   /// A read-only cell with the number of elements that match `predicate`,
   /// kept up to date in O(1) per changed element.
   ///
+  /// Give the count a label (``ObservableCell/labelled(_:)``) to name it
+  /// in ``BindingGraph`` and ``PropagationTrace``.
+  ///
   /// - Parameter predicate: Whether an element counts.
   /// - Returns: The counting cell; it stops following the array when the
   ///   last reference to it goes away.
@@ -181,16 +185,24 @@ extension ObservableArray {
   /// Unlike an ``ElementCell``, it follows the id: when an element with the
   /// same id is inserted again, the cell shows it.
   ///
-  /// - Parameter id: The id to follow.
+  /// - Parameters:
+  ///   - id: The id to follow.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   /// - Returns: The cell; it stops following the array when the last
   ///   reference to it goes away.
   /// - Complexity: O(1) to create; then O(*k*) per change of *k* elements
   ///   (O(*n*) for a reload).
-  public func liveElement(for id: Element.ID) -> Derived<Element?> {
+  public func liveElement(
+    for id: Element.ID, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Derived<Element?> {
     let lookup = _ElementLookup<Element>(id: id)
     // The lookup is the cell's source: the cell keeps it alive.
     let current = _index(of: id).map { _elements[$0] }
-    let output = Derived(node: _DerivedNode(current, sources: [lookup], compute: nil))
+    let output = Derived(
+      node: _DerivedNode(
+        current, sources: [lookup], kind: .aggregate, fileID: fileID, line: line, compute: nil))
     lookup.output = output
     _register(lookup) { [unowned(unsafe) lookup] in lookup._apply($0) }
     return output

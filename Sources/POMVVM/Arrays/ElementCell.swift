@@ -52,6 +52,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
     indexHint = index
     _since = array._changeSequence
     storage = Observable(element, isDuplicate: array._isUnchanged)
+    storage._setOrigin(.elementCell, fileID: "", line: 0)
   }
 
   isolated deinit {
@@ -233,6 +234,10 @@ extension ObservableArray {
   /// detail?.value.text = "edited"      // the array, and `row`, follow
   /// ```
   ///
+  /// The cell has no ``BindingGraph/Node/origin``: everyone who asks for
+  /// the element shares it. Give it a label (``ObservableCell/labelled(_:)``)
+  /// to name it in the graph and the trace.
+  ///
   /// - Parameter id: The element's id.
   /// - Returns: The cell, or `nil` if no element has that id.
   /// - Complexity: O(1) on average.
@@ -259,12 +264,16 @@ extension ObservableArray {
   /// - Parameters:
   ///   - id: The element's id.
   ///   - keyPath: The field.
+  ///   - fileID: Where the field cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the field cell is made; by default, the caller's line.
   /// - Returns: The cell, or `nil` if no element has that id.
   /// - Complexity: O(1) on average.
   public func cell<Field>(
-    for id: Element.ID, _ keyPath: WritableKeyPath<Element, Field>
+    for id: Element.ID, _ keyPath: WritableKeyPath<Element, Field>,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> ProjectedCell<ElementCell<Element>, Field>? {
-    cell(for: id)?.projection(keyPath)
+    cell(for: id)?.projection(keyPath, fileID: fileID, line: line)
   }
 
   /// A two-way cell onto one `Equatable` field of the element with `id`; its
@@ -273,12 +282,16 @@ extension ObservableArray {
   /// - Parameters:
   ///   - id: The element's id.
   ///   - keyPath: The field.
+  ///   - fileID: Where the field cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the field cell is made; by default, the caller's line.
   /// - Returns: The cell, or `nil` if no element has that id.
   /// - Complexity: O(1) on average.
   public func cell<Field: Equatable>(
-    for id: Element.ID, _ keyPath: WritableKeyPath<Element, Field>
+    for id: Element.ID, _ keyPath: WritableKeyPath<Element, Field>,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> ProjectedCell<ElementCell<Element>, Field>? {
-    cell(for: id)?.projection(keyPath)
+    cell(for: id)?.projection(keyPath, fileID: fileID, line: line)
   }
 
   func _forgetCell(for id: Element.ID, _ cell: ElementCell<Element>) {

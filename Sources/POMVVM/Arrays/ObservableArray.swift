@@ -71,27 +71,49 @@ public final class ObservableArray<Element: Identifiable> {
   /// Creates an array; if `Element` is `Equatable` at run time, rewriting an
   /// element with an equal value is not a change.
   ///
-  /// - Parameter elements: The initial elements; their ids must be unique.
+  /// - Parameters:
+  ///   - elements: The initial elements; their ids must be unique.
+  ///   - fileID: Where the array is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the array is made; by default, the caller's line.
   /// - Complexity: O(*n*).
   @inlinable
-  public convenience init(_ elements: [Element] = []) {
-    self.init(elements, isUnchanged: _duplicateCheck(for: Element.self))
+  public convenience init(
+    _ elements: [Element] = [], fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    self.init(
+      elements, isUnchanged: _duplicateCheck(for: Element.self), fileID: fileID, line: line)
   }
 
   /// Creates an array whose rewrites with an equal value are not changes.
   ///
-  /// - Parameter elements: The initial elements; their ids must be unique.
+  /// - Parameters:
+  ///   - elements: The initial elements; their ids must be unique.
+  ///   - fileID: Where the array is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the array is made; by default, the caller's line.
   /// - Complexity: O(*n*).
   @inlinable
-  public convenience init(_ elements: [Element] = []) where Element: Equatable {
-    self.init(elements, isUnchanged: { $0 == $1 })
+  public convenience init(
+    _ elements: [Element] = [], fileID: StaticString = #fileID, line: UInt = #line
+  ) where Element: Equatable {
+    self.init(elements, isUnchanged: { $0 == $1 }, fileID: fileID, line: line)
   }
 
   @usableFromInline
-  init(_ elements: [Element], isUnchanged: ((Element, Element) -> Bool)?) {
+  init(
+    _ elements: [Element], isUnchanged: ((Element, Element) -> Bool)?, fileID: StaticString,
+    line: UInt
+  ) {
     _elements = elements
     _isUnchanged = isUnchanged
     _positions = Self._positions(of: elements)
+    _observers._setOrigin(.array, fileID: fileID, line: line)
+    _LiveArrays.insert(self)
+  }
+
+  isolated deinit {
+    _LiveArrays.remove(_observers)
   }
 
   /// The elements, as an array.

@@ -28,11 +28,12 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObs
   @inlinable
   init(
     base: Base, keyPath: WritableKeyPath<Base.Value, Field>,
-    isDuplicate: ((Field, Field) -> Bool)?
+    isDuplicate: ((Field, Field) -> Bool)?, fileID: StaticString, line: UInt
   ) {
     self.base = base
     self.keyPath = keyPath
     node = _ProjectionNode(base: base, keyPath: keyPath, isDuplicate: isDuplicate)
+    node.mirror._setOrigin(.projection, fileID: fileID, line: line)
   }
 
   /// The field of the base cell's current value; setting it writes through
@@ -168,24 +169,35 @@ extension MutableObservableCell {
   /// on.bidirectionalBind(to: switchCell)
   /// ```
   ///
-  /// - Parameter keyPath: The field to project.
+  /// - Parameters:
+  ///   - keyPath: The field to project.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   /// - Returns: A cell that reads and writes the field through this cell.
   @inlinable
-  public func projection<Field>(_ keyPath: WritableKeyPath<Value, Field>) -> ProjectedCell<
-    Self, Field
-  > {
-    ProjectedCell(base: self, keyPath: keyPath, isDuplicate: _duplicateCheck(for: Field.self))
+  public func projection<Field>(
+    _ keyPath: WritableKeyPath<Value, Field>, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> ProjectedCell<Self, Field> {
+    ProjectedCell(
+      base: self, keyPath: keyPath, isDuplicate: _duplicateCheck(for: Field.self), fileID: fileID,
+      line: line)
   }
 
   /// A two-way cell onto one `Equatable` field of this cell's value; its
   /// observers are told only when the field changes.
   ///
-  /// - Parameter keyPath: The field to project.
+  /// - Parameters:
+  ///   - keyPath: The field to project.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   /// - Returns: A cell that reads and writes the field through this cell.
   @inlinable
   public func projection<Field: Equatable>(
-    _ keyPath: WritableKeyPath<Value, Field>
+    _ keyPath: WritableKeyPath<Value, Field>, fileID: StaticString = #fileID, line: UInt = #line
   ) -> ProjectedCell<Self, Field> {
-    ProjectedCell(base: self, keyPath: keyPath, isDuplicate: { $0 == $1 })
+    ProjectedCell(
+      base: self, keyPath: keyPath, isDuplicate: { $0 == $1 }, fileID: fileID, line: line)
   }
 }

@@ -149,6 +149,7 @@ func _bindOneWay<Target: MutableObservableCell>(
   }
   // Observing the target only so that its deallocation ends the binding.
   let watch = target.observeChanges { _ in extendLifetime(targetEnd) }
+  _setBindingRoles(forward: forward, watch: watch, target: target, fileID: fileID, line: line)
   token.adopt([forward, watch])
   return token
 }
@@ -253,6 +254,8 @@ extension MutableObservableCell {
       extendLifetime(otherEnd)
       propagation.receive(value, .backward, write: write, read: read, generation: generation)
     }
+    _setBindingRoles(
+      forward: forward, backward: backward, between: self, and: other, fileID: fileID, line: line)
     token.adopt([forward, backward])
     return token
   }

@@ -12,7 +12,7 @@
 /// - Setting ``value`` calls every observer synchronously, in subscription
 ///   order, on the main actor.
 /// - For `Equatable` values a set to an equal value notifies no one. Other
-///   values notify on every set; ``init(_:isDuplicate:)`` sets the policy
+///   values notify on every set; ``init(_:isDuplicate:fileID:line:)`` sets the policy
 ///   explicitly.
 /// - ``observe(_:)`` calls the handler with the current value at once;
 ///   ``observeChanges(_:)`` only with later changes.
@@ -48,28 +48,44 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
   ///   - isDuplicate: Tells whether a new value is a duplicate of the current
   ///     one; a duplicate is dropped — not stored, and nobody is notified.
   ///     `nil` stores and notifies every set.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   @inlinable
-  public init(_ value: Value, isDuplicate: ((Value, Value) -> Bool)?) {
+  public init(
+    _ value: Value, isDuplicate: ((Value, Value) -> Bool)?,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) {
     _value = value
     _isDuplicate = isDuplicate
     super.init()
+    _setOrigin(.cell, fileID: fileID, line: line)
   }
 
   /// Creates a cell; if `Value` turns out to be `Equatable` at run time, sets
   /// of equal values notify no one.
   ///
-  /// - Parameter value: The initial value.
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   @inlinable
-  public convenience init(_ value: Value) {
-    self.init(value, isDuplicate: _duplicateCheck(for: Value.self))
+  public convenience init(_ value: Value, fileID: StaticString = #fileID, line: UInt = #line) {
+    self.init(value, isDuplicate: _duplicateCheck(for: Value.self), fileID: fileID, line: line)
   }
 
   /// Creates a cell whose sets of equal values notify no one.
   ///
-  /// - Parameter value: The initial value.
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   @inlinable
-  public convenience init(_ value: Value) where Value: Equatable {
-    self.init(value, isDuplicate: { $0 == $1 })
+  public convenience init(_ value: Value, fileID: StaticString = #fileID, line: UInt = #line)
+  where Value: Equatable {
+    self.init(value, isDuplicate: { $0 == $1 }, fileID: fileID, line: line)
   }
 
   /// The current value; setting it notifies every observer unless the value
@@ -90,7 +106,10 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
       value = newValue
     }
     set {
-      if let isDuplicate = _isDuplicate, isDuplicate(_value, newValue) { return }
+      if let isDuplicate = _isDuplicate, isDuplicate(_value, newValue) {
+        if _isTraced { PropagationTrace._record(.deduplicated, self, value: newValue) }
+        return
+      }
       _value = newValue
       _generation &+= 1
       if let tracking = _tracking { tracking.changed() }
@@ -136,6 +155,8 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
       touched.append(_Touched(self))
     }
   }
+
+  override var _valueDescription: String? { _shortDescription(_value) }
 
   @usableFromInline
   override func _publishCurrent() {

@@ -1,8 +1,8 @@
 /// A value that changes over time and tells its observers, synchronously, in
 /// subscription order.
 ///
-/// ``Observable`` is the stored cell; ``Derived`` (from ``combine(_:_:initial:transform:)``
-/// and ``ObservableCell/map(_:)-3elwx``) and ``ProjectedCell`` are computed from
+/// ``Observable`` is the stored cell; ``Derived`` (from ``combine(_:_:initial:fileID:line:transform:)``
+/// and ``ObservableCell/map(_:fileID:line:)-6s3zx``) and ``ProjectedCell`` are computed from
 /// other cells. Bindings, combiners and the async ``ObservableCell/values``
 /// work with any conforming type.
 @MainActor

@@ -7,7 +7,7 @@
 /// sources, so until it first fires the cell holds `initial`, not the
 /// transform of the sources' current values. For a cell that always holds
 /// the transform of the current values, computed at once as
-/// ``ObservableCell/map(_:)-3elwx`` is, use ``combine(_:transform:)``.
+/// ``ObservableCell/map(_:fileID:line:)-6s3zx`` is, use ``combine(_:fileID:line:transform:)``.
 ///
 /// ```swift
 /// let username = Observable("")
@@ -23,6 +23,9 @@
 ///   - strategy: When the transform runs.
 ///   - sources: The cells to combine; they are kept alive by the result.
 ///   - initial: The value before the transform first runs.
+///   - fileID: Where the cell is made, for ``BindingGraph`` and
+///     ``PropagationTrace``; by default, the caller's file.
+///   - line: Where the cell is made; by default, the caller's line.
 ///   - transform: Computes the value from the sources' current values.
 /// - Returns: The combined cell.
 @MainActor
@@ -31,6 +34,7 @@ public func combine<each Source: ObservableCell, Result>(
   _ strategy: CombineStrategy,
   _ sources: repeat each Source,
   initial: Result,
+  fileID: StaticString = #fileID, line: UInt = #line,
   transform: @escaping (repeat (each Source).Value) -> Result
 ) -> Derived<Result> {
   var retained: [AnyObject] = []
@@ -39,7 +43,7 @@ public func combine<each Source: ObservableCell, Result>(
   }
   let gate = _CombineGate(strategy: strategy, sourceCount: retained.count)
   return Derived(
-    node: _DerivedNode(initial, sources: retained, gate: gate) {
+    node: _DerivedNode(initial, sources: retained, gate: gate, fileID: fileID, line: line) {
       transform(repeat (each sources).value)
     })
 }
@@ -50,21 +54,26 @@ public func combine<each Source: ObservableCell, Result>(
 /// - Parameters:
 ///   - strategy: When the transform runs.
 ///   - sources: The cells to combine; they are kept alive by the result.
+///   - fileID: Where the cell is made, for ``BindingGraph`` and
+///     ``PropagationTrace``; by default, the caller's file.
+///   - line: Where the cell is made; by default, the caller's line.
 ///   - transform: Computes the value from the sources' current values.
 /// - Returns: The combined cell, `nil` until the strategy first fires.
 @MainActor
 public func combine<each Source: ObservableCell, Result>(
   _ strategy: CombineStrategy,
   _ sources: repeat each Source,
+  fileID: StaticString = #fileID, line: UInt = #line,
   transform: @escaping (repeat (each Source).Value) -> Result
 ) -> Derived<Result?> {
-  combine(strategy, repeat each sources, initial: nil) { (values: repeat (each Source).Value) in
+  combine(strategy, repeat each sources, initial: nil, fileID: fileID, line: line) {
+    (values: repeat (each Source).Value) in
     Optional(transform(repeat each values))
   }
 }
 
 /// Combines cells into a read-only cell that always holds the transform of
-/// their current values: computed now, as ``ObservableCell/map(_:)-3elwx``
+/// their current values: computed now, as ``ObservableCell/map(_:fileID:line:)-6s3zx``
 /// is, and again after every change of any source.
 ///
 /// ```swift
@@ -79,12 +88,16 @@ public func combine<each Source: ObservableCell, Result>(
 ///
 /// - Parameters:
 ///   - sources: The cells to combine; they are kept alive by the result.
+///   - fileID: Where the cell is made, for ``BindingGraph`` and
+///     ``PropagationTrace``; by default, the caller's file.
+///   - line: Where the cell is made; by default, the caller's line.
 ///   - transform: Computes the value from the sources' current values.
 /// - Returns: The combined cell.
 @MainActor
 @inlinable
 public func combine<each Source: ObservableCell, Result>(
   _ sources: repeat each Source,
+  fileID: StaticString = #fileID, line: UInt = #line,
   transform: @escaping (repeat (each Source).Value) -> Result
 ) -> Derived<Result> {
   var retained: [AnyObject] = []
@@ -92,7 +105,9 @@ public func combine<each Source: ObservableCell, Result>(
     retained.append(source)
   }
   let compute = { transform(repeat (each sources).value) }
-  return Derived(node: _DerivedNode(_withoutTracking(compute), sources: retained, compute: compute))
+  return Derived(
+    node: _DerivedNode(
+      _withoutTracking(compute), sources: retained, fileID: fileID, line: line, compute: compute))
 }
 
 /// Decides, change by change, whether a combined cell fires.

@@ -1,5 +1,5 @@
 /// A read-only cell computed from other cells: the result of
-/// ``combine(_:_:initial:transform:)`` and ``ObservableCell/map(_:)-3elwx``.
+/// ``combine(_:_:initial:fileID:line:transform:)`` and ``ObservableCell/map(_:fileID:line:)-6s3zx``.
 ///
 /// A derived cell keeps its sources alive and is itself kept alive by its
 /// subscriptions and bindings, so a chain such as
@@ -98,14 +98,19 @@ final class _DerivedNode<Value>: _GraphNode {
   ///   - height: The least height, if more than the sources give.
   ///   - sources: The cells read by `compute`, in input order.
   ///   - gate: When to recompute; `nil` recomputes on every change.
+  ///   - kind: What the cell is in the live graph.
+  ///   - fileID: Where the cell was made; empty for the kit's own cells.
+  ///   - line: Where the cell was made; 0 for the kit's own cells.
   ///   - compute: Computes the value from the sources' current values.
   @usableFromInline
   init(
     _ initial: Value, isDuplicate: ((Value, Value) -> Bool)? = _duplicateCheck(for: Value.self),
     height: Int? = nil, sources: [AnyObject], gate: _CombineGate? = nil,
+    kind: _GraphKind = .derived, fileID: StaticString = "", line: UInt = 0,
     compute: (() -> Value)?
   ) {
     storage = Observable(initial, isDuplicate: isDuplicate)
+    storage._setOrigin(kind, fileID: fileID, line: line)
     self.sources = sources
     self.compute = compute
     self.gate = gate
@@ -147,27 +152,40 @@ extension ObservableCell {
   /// name.value = "Grace"             // length.value == 5
   /// ```
   ///
-  /// - Parameter transform: Computes the derived value; called now and on
-  ///   every change of this cell.
+  /// - Parameters:
+  ///   - transform: Computes the derived value; called now and on every
+  ///     change of this cell.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   /// - Returns: The derived cell.
   @inlinable
-  public func map<Result>(_ transform: @escaping (Value) -> Result) -> Derived<Result> {
-    Derived(node: _DerivedNode(transform(value), sources: [self]) { transform(self.value) })
+  public func map<Result>(
+    _ transform: @escaping (Value) -> Result, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Derived<Result> {
+    Derived(
+      node: _DerivedNode(transform(value), sources: [self], fileID: fileID, line: line) {
+        transform(self.value)
+      })
   }
 
   /// A read-only cell holding `transform` of this cell's value, whose
   /// observers are told only when the result changes.
   ///
-  /// - Parameter transform: Computes the derived value; called now and on
-  ///   every change of this cell.
+  /// - Parameters:
+  ///   - transform: Computes the derived value; called now and on every
+  ///     change of this cell.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
   /// - Returns: The derived cell.
   @inlinable
   public func map<Result: Equatable>(
-    _ transform: @escaping (Value) -> Result
+    _ transform: @escaping (Value) -> Result, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Derived<Result> {
     Derived(
-      node: _DerivedNode(transform(value), isDuplicate: { $0 == $1 }, sources: [self]) {
-        transform(self.value)
-      })
+      node: _DerivedNode(
+        transform(value), isDuplicate: { $0 == $1 }, sources: [self], fileID: fileID, line: line
+      ) { transform(self.value) })
   }
 }

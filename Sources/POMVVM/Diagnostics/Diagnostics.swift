@@ -206,17 +206,23 @@ public enum Diagnostics {
   ///
   /// Not API; for the package's tests.
   nonisolated package static func standardErrorLine(for message: String) -> String {
-    var line = "POMVVM: "
-    for scalar in message.unicodeScalars {
-      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        line += "\\u{" + (hex.count < 2 ? "0" : "") + hex + "}"
-      } else {
-        line.unicodeScalars.append(scalar)
-      }
-    }
-    return line + "\n"
+    "POMVVM: " + _visibleControls(message) + "\n"
   }
+}
+
+/// `text` with every control character written as a visible escape,
+/// `\u{1B}`: text the kit prints may quote a user's input.
+func _visibleControls(_ text: String) -> String {
+  var visible = ""
+  for scalar in text.unicodeScalars {
+    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      visible += "\\u{" + (hex.count < 2 ? "0" : "") + hex + "}"
+    } else {
+      visible.unicodeScalars.append(scalar)
+    }
+  }
+  return visible
 }
 
 /// The reports one capture collects while it is open; touched on the main

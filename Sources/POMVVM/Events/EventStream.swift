@@ -23,8 +23,14 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
   private var pending: [Payload] = []
 
   /// Creates a stream with no observers.
-  override public init() {
+  ///
+  /// - Parameters:
+  ///   - fileID: Where the stream is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the stream is made; by default, the caller's line.
+  public init(fileID: StaticString = #fileID, line: UInt = #line) {
     super.init()
+    _setOrigin(.events, fileID: fileID, line: line)
   }
 
   /// Delivers `payload` to every observer, in subscription order.

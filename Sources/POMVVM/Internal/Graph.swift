@@ -74,6 +74,11 @@ class _GraphNode {
   /// Records which source changed (combiners count changes per source).
   func sourceDidChange(at index: Int) {}
 
+  /// The lists this node reads, for the live graph.
+  final var _sourceLists: [_ObserverListBase] {
+    (firstRegistration.map { [$0] } ?? []) + moreRegistrations
+  }
+
   /// Makes `source` an input of this node, as input number `index`.
   @usableFromInline
   final func connect(to source: AnyObject, at index: Int) {

@@ -34,12 +34,61 @@ public class _ObserverListBase {
   @exclusivity(unchecked)
   final var _tracking: _Tracking?
 
+  /// Whether each step of this list's notifications goes to the
+  /// propagation trace; a field of its own, so that the hot path tests
+  /// memory it already touches.
   @usableFromInline
-  init() {}
+  @exclusivity(unchecked)
+  final var _isTraced: Bool
+
+  /// What the list is in the live graph.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _kind = _GraphKind.cell
+
+  /// Whether the list has a label in ``_Labels``.
+  @exclusivity(unchecked)
+  final var _hasLabel = false
+
+  /// The line of the call that made the cell; 0 for the kit's own lists.
+  @exclusivity(unchecked)
+  final var _line: UInt32 = 0
+
+  /// The file of the call that made the cell.
+  @exclusivity(unchecked)
+  final var _fileID: StaticString = ""
+
+  /// The neighbours in the list of every live list (``_LiveLists``).
+  @exclusivity(unchecked)
+  unowned(unsafe) final var _previousLive: _ObserverListBase?
+  @exclusivity(unchecked)
+  unowned(unsafe) final var _nextLive: _ObserverListBase?
+
+  @usableFromInline
+  init() {
+    _isTraced = PropagationTrace._isOn
+    _LiveLists.insert(self)
+  }
 
   isolated deinit {
+    _LiveLists.remove(self)
+    if _hasLabel { _Labels.remove(self) }
     _detachAll()
   }
+
+  /// Records what the list is in the live graph and where it was made.
+  @usableFromInline
+  final func _setOrigin(_ kind: _GraphKind, fileID: StaticString, line: UInt) {
+    _kind = kind
+    _fileID = fileID
+    _line = UInt32(clamping: line)
+  }
+
+  /// The type of the values the list holds or sends.
+  var _valueTypeName: String { "" }
+
+  /// A short description of the current value, for lists that hold one.
+  var _valueDescription: String? { nil }
 
   // MARK: - Graph edges
 
@@ -204,6 +253,8 @@ public class _ObserverList<Value>: _ObserverListBase {
     super.init()
   }
 
+  override var _valueTypeName: String { _typeName(Value.self, qualified: false) }
+
   /// Appends an observer at the end of the subscription order.
   ///
   /// - Complexity: Amortized O(1).
@@ -223,13 +274,35 @@ public class _ObserverList<Value>: _ObserverListBase {
   ///     newer change (cells), or always runs to its end (event streams).
   @inlinable
   final func _publish(_ value: Value, supersedable: Bool) {
+    if _isTraced {
+      _publishTraced(value, supersedable: supersedable)
+    } else {
+      _pass(value, supersedable: supersedable, traced: false)
+    }
+  }
+
+  /// A notification pass that tells the propagation trace about the change
+  /// and about every observer it calls.
+  @usableFromInline
+  final func _publishTraced(_ value: Value, supersedable: Bool) {
+    PropagationTrace._record(.changed, self, value: value)
+    _pass(value, supersedable: supersedable, traced: true)
+  }
+
+  /// The notification pass; `traced` is a constant at each call site, so
+  /// the untraced pass has no trace code.
+  @inlinable
+  @inline(__always)
+  final func _pass(_ value: Value, supersedable: Bool, traced: Bool) {
     switch _observers {
     case .none:
       return
     case .one(let node):
       guard let handler = Self._handler(of: node) else { return }
       _depth &+= 1
+      if traced { PropagationTrace._enter(node, of: self) }
       handler(value)
+      if traced { PropagationTrace._leave() }
       _depth &-= 1
     case .many(let buffer):
       let generation = _generation
@@ -238,8 +311,13 @@ public class _ObserverList<Value>: _ObserverListBase {
       _depth &+= 1
       while index < end {
         if let node = buffer.nodes[index], let handler = Self._handler(of: node) {
+          if traced { PropagationTrace._enter(node, of: self) }
           handler(value)
-          if supersedable && _generation != generation { break }
+          if traced { PropagationTrace._leave() }
+          if supersedable && _generation != generation {
+            if traced { PropagationTrace._record(.superseded, self) }
+            break
+          }
         }
         index &+= 1
       }

@@ -21,6 +21,11 @@ class _NodeBase: Subscription {
   @exclusivity(unchecked)
   nonisolated(unsafe) final var _index: Int = 0
 
+  /// What the observer is, if more than a handler: a binding's end, or the
+  /// kit's own bookkeeping; for the live graph and the trace.
+  @exclusivity(unchecked)
+  nonisolated(unsafe) final var _role: _ObserverRole?
+
   @usableFromInline
   init(owner: _ObserverListBase) {
     _owner = owner

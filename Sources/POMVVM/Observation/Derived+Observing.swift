@@ -13,8 +13,8 @@ extension Derived {
   /// profile.name = "Grace"                  // soon: "Hello, Grace"
   /// ```
   ///
-  /// The cell works wherever a cell does: in ``combine(_:_:initial:transform:)``,
-  /// ``ObservableCell/bind(to:fileID:line:)``, ``ObservableCell/map(_:)-3elwx``.
+  /// The cell works wherever a cell does: in ``combine(_:_:initial:fileID:line:transform:)``,
+  /// ``ObservableCell/bind(to:fileID:line:)``, ``ObservableCell/map(_:fileID:line:)-6s3zx``.
   ///
   /// ## When it updates
   ///
@@ -37,14 +37,22 @@ extension Derived {
   /// next change to a property it read, which then finds the cell gone and
   /// does nothing.
   ///
-  /// - Parameter compute: Computes the value; called now, on the main actor,
-  ///   and after every change of an Observation-tracked property it read.
-  public convenience init(observing compute: @escaping @MainActor () -> Value) {
+  /// - Parameters:
+  ///   - compute: Computes the value; called now, on the main actor, and
+  ///     after every change of an Observation-tracked property it read.
+  ///   - fileID: Where the cell is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the cell is made; by default, the caller's line.
+  public convenience init(
+    observing compute: @escaping @MainActor () -> Value,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) {
     let link = _ObservationLink()
     let tracked: () -> Value = {
       withObservationTracking({ compute() }, onChange: { [link] in link.propertyWillChange() })
     }
-    let node = _DerivedNode(tracked(), sources: [], compute: tracked)
+    let node = _DerivedNode(
+      tracked(), sources: [], fileID: fileID, line: line, compute: tracked)
     link.node = node
     self.init(node: node)
   }

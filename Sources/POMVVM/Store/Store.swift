@@ -126,7 +126,7 @@ public final class Store<Element: Identifiable> {
     let file = _JSONFile(path: fileURL.path)
     let elements = try Self.decode(file.load(), path: file.path)
     let writer = _StoreWriter<Element>(file: file, delay: Self.saveDelay)
-    items = ObservableArray(elements)
+    items = ObservableArray(elements, fileID: fileID, line: line)
     self.fileURL = fileURL
     self.writer = writer
     writer.onOutcome { [weak self] outcome in
