@@ -48,6 +48,7 @@ public final class LoginViewModel: ViewModel {
     usernameValid = username.map { usernameRule.problem(with: $0) == nil }
     passwordValid = password.map { passwordRule.problem(with: $0) == nil }
     loginEnabled = combine(.every, usernameValid, passwordValid, initial: false) { $0 && $1 }
+      .labelled("login button enabled")
     combine(.every, username, password, initial: "") { username, password in
       usernameRule.problem(with: username) ?? passwordRule.problem(with: password) ?? ""
     }

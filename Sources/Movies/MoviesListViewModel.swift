@@ -84,6 +84,7 @@ public final class MoviesListViewModel: ViewModel {
           }
         }
       ])
+    machine.state.labelled("catalog state")
   }
 
   /// The list's state, as a cell that views observe.

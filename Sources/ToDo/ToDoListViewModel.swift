@@ -55,7 +55,7 @@ public final class ToDoListViewModel: ViewModel {
   /// - Parameter store: The store, shared with the editors.
   public init(store: Store<ToDoItem>) {
     self.store = store
-    itemCount = store.items.liveCount { _ in true }
+    itemCount = store.items.liveCount { _ in true }.labelled("item count")
     canAdd = itemCount.map { $0 < Self.limit }
     saveError = store.saveError.map { $0 }
     subscription = store.items.observeChanges { [lastChange] change in

@@ -16,8 +16,9 @@ struct DemoFeatureTests {
     #expect(screen.accepts("text"))
     #expect(!screen.accepts("render"), "render, help and quit are the runner's")
     #expect(!screen.accepts("TEXT"))
-    #expect(screen.usageList == "on, text TEXT, render, help, quit")
-    #expect(screen.allCommands.map(\.word) == ["on", "text", "render", "help", "quit"])
+    #expect(screen.usageList == "on, text TEXT, render, graph [dot], trace on|off, help, quit")
+    #expect(
+      screen.allCommands.map(\.word) == ["on", "text", "render", "graph", "trace", "help", "quit"])
   }
 
   @Test func theEnvironmentClockIsInjectable() {

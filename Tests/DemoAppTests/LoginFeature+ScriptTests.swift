@@ -210,9 +210,9 @@ struct LoginScriptTests {
             error: login is disabled: the username and the password need 6-24 characters each
             error: username needs the text to type: username TEXT
             error: password needs the text to type: password TEXT
-            error: unknown command 'frob'; on the login screen use: username TEXT, password TEXT, login, render, help, quit
-            error: unknown command 'Username'; on the login screen use: username TEXT, password TEXT, login, render, help, quit
-            error: unknown command 'add'; on the login screen use: username TEXT, password TEXT, login, render, help, quit
+            error: unknown command 'frob'; on the login screen use: username TEXT, password TEXT, login, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'Username'; on the login screen use: username TEXT, password TEXT, login, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'add'; on the login screen use: username TEXT, password TEXT, login, render, graph [dot], trace on|off, help, quit
             error: login takes no argument, got 'now': use 'login' alone
             error: login is disabled: Password can't be empty \(accepted)
             error: render takes no argument, got 'now': use 'render' alone
@@ -239,6 +239,8 @@ struct LoginScriptTests {
               password TEXT  type TEXT into the password field, replacing it
               login          tap the login button (an error while it is disabled)
               render         print the screen
+              graph [dot]    print the screen's live binding graph (dot: for Graphviz)
+              trace on|off   print every step of the propagations of later commands
               help           print the commands of this screen
               quit           end the script
 

@@ -138,8 +138,8 @@ struct MoviesFeatureScriptTests {
     let transcript = await runMovies("load\nopen 1\nnext\nback\nback\n")
     #expect(
       transcript.error == """
-        error: 'next' is a movies command; on the movie screen use: retry, back, fail next, render, help, quit
-        error: 'back' is a movie command; on the movies screen use: load, retry, next, prev, open N, fail next, render, help, quit
+        error: 'next' is a movies command; on the movie screen use: retry, back, fail next, render, graph [dot], trace on|off, help, quit
+        error: 'back' is a movie command; on the movies screen use: load, retry, next, prev, open N, fail next, render, graph [dot], trace on|off, help, quit
 
         """)
     #expect(transcript.status == 1)

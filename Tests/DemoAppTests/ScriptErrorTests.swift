@@ -10,14 +10,15 @@ struct ScriptErrorTests {
   @Test func anUnknownCommandListsTheCommandsOfTheScreen() {
     #expect(
       ScriptError.unknownCommand("frob", on: list).description
-        == "unknown command 'frob'; on the list screen use: add [TEXT], toggle N, render, help, quit"
+        == "unknown command 'frob'; on the list screen use: add [TEXT], toggle N, render, graph [dot], trace on|off, help, quit"
     )
   }
 
   @Test func aMisplacedCommandNamesItsScreenAndListsTheCommandsOfThisOne() {
     #expect(
       ScriptError.misplacedCommand("add", belongingTo: list, on: detail).description
-        == "'add' is a list command; on the detail screen use: on, render, help, quit")
+        == "'add' is a list command; on the detail screen use: on, render, graph [dot], trace on|off, help, quit"
+    )
   }
 }
 
@@ -29,6 +30,7 @@ struct ScriptErrorWordingTests {
     let here = ScriptScreen(name: "here", commands: [])
     #expect(
       ScriptError.misplacedCommand("go", belongingTo: home, on: here).message
-        == "'go' is \(phrase) command; on the here screen use: render, help, quit")
+        == "'go' is \(phrase) command; on the here screen use: render, graph [dot], trace on|off, help, quit"
+    )
   }
 }

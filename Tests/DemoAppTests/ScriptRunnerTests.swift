@@ -36,11 +36,13 @@ struct ScriptRunnerTests {
             Count: 2
 
             Commands on the counter screen:
-              up [N]    count up by N, or 1
-              settings  go
-              render    print the screen
-              help      print the commands of this screen
-              quit      end the script
+              up [N]        count up by N, or 1
+              settings      go
+              render        print the screen
+              graph [dot]   print the screen's live binding graph (dot: for Graphviz)
+              trace on|off  print every step of the propagations of later commands
+              help          print the commands of this screen
+              quit          end the script
 
             """))
   }
@@ -53,8 +55,8 @@ struct ScriptRunnerTests {
           output: "Count: 1\n",
           error: """
             error: 'x' is not a number: up [N]
-            error: 'done' is a settings command; on the counter screen use: up [N], settings, render, help, quit
-            error: unknown command 'frob'; on the counter screen use: up [N], settings, render, help, quit
+            error: 'done' is a settings command; on the counter screen use: up [N], settings, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'frob'; on the counter screen use: up [N], settings, render, graph [dot], trace on|off, help, quit
 
             """))
   }
@@ -77,7 +79,7 @@ struct ScriptRunnerTests {
         == Transcript(
           status: 1, output: "",
           error:
-            "error: unknown command 'frob'; on the counter screen use: up [N], settings, render, help, quit\n"
+            "error: unknown command 'frob'; on the counter screen use: up [N], settings, render, graph [dot], trace on|off, help, quit\n"
         ))
     #expect(
       await run("quit now\nup\n")

@@ -1,8 +1,9 @@
 import DemoApp
 import Testing
 
-private let listUsage = "add [TITLE], delete N, open N, render, help, quit"
-private let detailUsage = "title TEXT, delete, back, render, help, quit"
+private let listUsage =
+  "add [TITLE], delete N, open N, render, graph [dot], trace on|off, help, quit"
+private let detailUsage = "title TEXT, delete, back, render, graph [dot], trace on|off, help, quit"
 
 /// Script-mode flows of the to-do list, each compared whole: the exit
 /// status, everything printed to standard output and to standard error.
@@ -253,20 +254,24 @@ struct ToDoScriptTests {
           status: 0,
           output: """
             Commands on the list screen:
-              add [TITLE]  add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
-              delete N     delete row N
-              open N       show row N on the detail screen, to edit it
-              render       print the screen
-              help         print the commands of this screen
-              quit         end the script
+              add [TITLE]   add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
+              delete N      delete row N
+              open N        show row N on the detail screen, to edit it
+              render        print the screen
+              graph [dot]   print the screen's live binding graph (dot: for Graphviz)
+              trace on|off  print every step of the propagations of later commands
+              help          print the commands of this screen
+              quit          end the script
 
             Commands on the detail screen:
-              title TEXT  set the title to everything after the first space
-              delete      delete the item and go back to the list
-              back        go back to the list
-              render      print the screen
-              help        print the commands of this screen
-              quit        end the script
+              title TEXT    set the title to everything after the first space
+              delete        delete the item and go back to the list
+              back          go back to the list
+              render        print the screen
+              graph [dot]   print the screen's live binding graph (dot: for Graphviz)
+              trace on|off  print every step of the propagations of later commands
+              help          print the commands of this screen
+              quit          end the script
 
             """))
   }

@@ -78,6 +78,10 @@ public protocol DemoFeature: AnyObject {
   /// the next command only then.
   func settle() async
 
+  /// Where the current screen's live binding graph starts: its view models
+  /// and views (`graph` in script mode, Ctrl-G in interactive mode).
+  var graphRoots: [Any] { get }
+
   /// Whether work a command or key started is still under way; the terminal
   /// redraws until it is done.
   var hasPendingWork: Bool { get }
@@ -90,6 +94,10 @@ public protocol DemoFeature: AnyObject {
 // MARK: - Default implementations
 
 extension DemoFeature {
+  /// The feature itself: its view models and views are found in its
+  /// stored properties.
+  public var graphRoots: [Any] { [self] }
+
   /// Nothing to wait for: the feature's work is synchronous.
   public func settle() async {}
 
@@ -211,6 +219,8 @@ public struct CommandHelp: Hashable, Sendable {
   /// The commands every screen takes, which ``ScriptRunner`` performs.
   public static let shared = [
     CommandHelp("render", "print the screen"),
+    CommandHelp("graph [dot]", "print the screen's live binding graph (dot: for Graphviz)"),
+    CommandHelp("trace on|off", "print every step of the propagations of later commands"),
     CommandHelp("help", "print the commands of this screen"),
     CommandHelp("quit", "end the script"),
   ]

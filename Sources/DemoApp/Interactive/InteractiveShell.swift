@@ -1,3 +1,4 @@
+import POMVVM
 import TextUI
 
 /// Interactive mode: a feature as a full-screen terminal application, with
@@ -7,6 +8,11 @@ import TextUI
 /// but the last, and the feature's ``DemoFeature/keyHelp`` in the last row;
 /// ``TextUI/FullScreenSession`` runs it and redraws only the lines that
 /// changed.
+///
+/// Ctrl-G, on every screen, shows the screen's live binding graph in a
+/// pane of its own instead of the screen (↑/↓ and page keys scroll it);
+/// Ctrl-G or Escape goes back. Ctrl-G types nothing in a text field, so it
+/// works on the forms too.
 @MainActor
 public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   /// The feature on screen.
@@ -19,6 +25,10 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
     self.feature = feature
   }
 
+  /// The lines of the graph pane while it shows, and how far it is
+  /// scrolled.
+  private var graphPane: (lines: [String], top: Int)?
+
   /// The feature's screen above its help line.
   ///
   /// A help line wider than the terminal wraps between its entries (`a add`,
@@ -29,12 +39,16 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   /// - Returns: The frame: the body, blank rows, then the help rows.
   public func frame(size: TerminalSize) -> Frame {
     guard size.height > 0 else { return Frame() }
-    var help = Self.wrap(feature.keyHelp, width: size.width)
+    let keyHelp = graphPane == nil ? feature.keyHelp : "↑/↓ scroll  ctrl-g/esc close graph"
+    var help = Self.wrap(keyHelp, width: size.width)
     if help.count > size.height - 1 {
       help = Array(help.suffix(max(size.height - 1, 1)))
     }
     let bodyHeight = max(size.height - help.count, 0)
-    var frame = feature.body(size: TerminalSize(width: size.width, height: bodyHeight))
+    var frame =
+      graphPane.map { pane in
+        Frame(lines: pane.lines.dropFirst(pane.top).prefix(bodyHeight).map { Frame.Line($0) })
+      } ?? feature.body(size: TerminalSize(width: size.width, height: bodyHeight))
     if frame.lines.count > bodyHeight {
       frame.lines.removeLast(frame.lines.count - bodyHeight)
     }
@@ -68,7 +82,29 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   /// - Parameter key: The key.
   /// - Returns: The feature's response.
   public func handle(_ key: Key) -> KeyResponse {
-    feature.handle(key)
+    guard var pane = graphPane else {
+      if key == .control("g") {
+        let graph = BindingGraph(reachableFrom: feature.graphRoots)
+        graphPane = (graph.text.split(separator: "\n").map(String.init), 0)
+        return .continue
+      }
+      return feature.handle(key)
+    }
+    switch key {
+    case .control("g"), .escape:
+      graphPane = nil
+    case .up: pane.top -= 1
+    case .down: pane.top += 1
+    case .pageUp: pane.top -= 10
+    case .pageDown: pane.top += 10
+    case .interrupt: return feature.handle(key)
+    default: break
+    }
+    if graphPane != nil {
+      pane.top = min(max(pane.top, 0), max(pane.lines.count - 1, 0))
+      graphPane = pane
+    }
+    return .continue
   }
 
   /// Whether the feature's work is still under way.

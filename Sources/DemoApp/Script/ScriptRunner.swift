@@ -1,3 +1,5 @@
+import POMVVM
+
 /// Script mode: reads one command per line, performs it on a feature and
 /// prints the screen after it.
 ///
@@ -9,8 +11,13 @@
 /// - A bad command prints one line, `error: …`, to the error stream, saying
 ///   what was wrong and what is accepted; it changes nothing, and the script
 ///   goes on.
-/// - `render`, `help` and `quit` work on every screen; the feature performs
-///   the rest.
+/// - `render`, `graph [dot]`, `trace on|off`, `help` and `quit` work on
+///   every screen; the feature performs the rest. `graph` prints the
+///   screen's live binding graph (as Graphviz DOT with `dot`), even with
+///   ``isQuiet``. After `trace on`, each command that changes something
+///   prints every step of its propagations, one a line starting with
+///   `trace: `, before its screen, until `trace off` or the end of the
+///   script.
 /// - A line ends at a line feed; a carriage return before it is dropped. A
 ///   carriage return on its own ends no line: it is part of the line.
 /// - What a script or a file holds is data: every control character in a
@@ -51,6 +58,8 @@ public struct ScriptRunner {
     output: inout some TextOutputStream, error: inout some TextOutputStream
   ) async -> Int32 {
     var printer = Printer()
+    let trace = TraceRecorder()
+    defer { trace.stop() }
     var failed = false
     for line in lines {
       guard let command = ScriptCommand(line: line) else { continue }
@@ -62,12 +71,20 @@ public struct ScriptRunner {
         case "help":
           try command.expectNoArgument()
           printer.print(Self.help(for: feature.currentScreen), to: &output)
+        case "graph":
+          printer.print(try Self.graph(of: feature, command), to: &output)
+        case "trace":
+          try trace.switchOnOrOff(command)
         case "quit":
           try command.expectNoArgument()
           return failed ? 1 : 0
         default:
           try perform(command, on: feature)
           await feature.settle()
+          if !trace.steps.isEmpty {
+            printer.print(trace.steps.map { "trace: \($0)" }, to: &output)
+            trace.steps.removeAll()
+          }
           if !isQuiet {
             printer.print(feature.lines, to: &output)
           }
@@ -106,6 +123,51 @@ public struct ScriptRunner {
         "  " + command.usage + String(repeating: " ", count: width - command.usage.count + 2)
           + command.summary
       }
+  }
+
+  /// The current screen's live binding graph: indented text, or DOT with
+  /// the argument `dot`.
+  ///
+  /// - Parameters:
+  ///   - feature: The feature showing the screen.
+  ///   - command: The `graph` command.
+  /// - Returns: The lines of the graph.
+  /// - Throws: ``ScriptError`` for another argument.
+  static func graph(of feature: some DemoFeature, _ command: ScriptCommand) throws(ScriptError)
+    -> [String]
+  {
+    let graph = BindingGraph(reachableFrom: feature.graphRoots)
+    switch command.trimmedArgument {
+    case nil: return graph.text.split(separator: "\n").map(String.init)
+    case "dot": return graph.dot.split(separator: "\n").map(String.init)
+    case let other?:
+      throw ScriptError("graph takes nothing or 'dot', got '\(other)': use 'graph' or 'graph dot'")
+    }
+  }
+
+  /// The steps of the propagations that commands cause while `trace on`
+  /// holds, printed after each command.
+  @MainActor
+  private final class TraceRecorder {
+    var steps: [PropagationStep] = []
+
+    func switchOnOrOff(_ command: ScriptCommand) throws(ScriptError) {
+      switch command.trimmedArgument {
+      case "on":
+        PropagationTrace.start { [weak self] in self?.steps.append($0) }
+      case "off":
+        stop()
+      case let other:
+        throw ScriptError(
+          "trace takes 'on' or 'off', got \(other.map { "'\($0)'" } ?? "nothing"): "
+            + "use 'trace on' or 'trace off'")
+      }
+    }
+
+    func stop() {
+      if PropagationTrace.isOn { PropagationTrace.stop() }
+      steps.removeAll()
+    }
   }
 
   /// Prints blocks of lines with a blank line between them.

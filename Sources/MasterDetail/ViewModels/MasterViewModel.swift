@@ -30,7 +30,7 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   public init(items: [Item] = [], clock: @escaping () -> Date = Date.init) {
     self.items = ObservableArray(items)
     self.clock = clock
-    openSwitchCount = self.items.liveCount(where: \.on)
+    openSwitchCount = self.items.liveCount(where: \.on).labelled("open switches")
     nextID = (items.map(\.id).max() ?? 0) + 1
   }
 

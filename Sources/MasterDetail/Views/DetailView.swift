@@ -27,7 +27,7 @@ public final class DetailView: BindableView {
   public let textField = Observable("")
 
   /// The switch control.
-  public let switchControl = Observable(false)
+  public let switchControl = Observable(false).labelled("detail switch")
 
   /// Whether the screen shows that its item was deleted.
   public let deletedNotice = Observable(false)

@@ -133,8 +133,9 @@ public struct BindingGraph: Sendable, Hashable, CustomStringConvertible {
   ///
   /// A root is a cell, an array or a stream of the kit, or any other value —
   /// a view model, a feature — whose stored properties are searched (to a
-  /// depth of four, through optionals and collections) for them. Cells found
-  /// that way that have no label are labelled by their property path.
+  /// depth of six, through optionals, collections and state machines) for
+  /// them. Cells found that way that have no label are labelled by their
+  /// property path.
   ///
   /// - Parameter roots: Where to start.
   @MainActor
@@ -386,8 +387,10 @@ struct _RootFinder {
     let mirror = Mirror(reflecting: value)
     let isContainer = [.optional, .collection, .set, .dictionary, .tuple].contains(
       mirror.displayStyle)
-    guard depth == 0 || isContainer || value is any ViewModel || value is any BindableView,
-      depth < 4
+    guard
+      depth == 0 || isContainer || value is any ViewModel || value is any BindableView
+        || value is any _GraphContainer,
+      depth < 6
     else { return }
     for (index, child) in mirror.children.prefix(1_000).enumerated() {
       let name: String?
@@ -422,6 +425,12 @@ struct _RootFinder {
     return String(name)
   }
 }
+
+/// The kit's types that hold cells, searched like view models.
+protocol _GraphContainer {}
+
+extension StateMachine: _GraphContainer {}
+extension Store: _GraphContainer {}
 
 /// `value` as an object, if it is one.
 private func _unwrappedObject(_ value: Any) -> AnyObject? {
