@@ -10,9 +10,9 @@ private func screen(_ top: String, help: String) -> String {
     .joined(separator: "\n")
 }
 
-private let listHelp = "↑/↓ move  space toggle  enter open  a add  d delete  q quit"
-private let detailHelp = "space toggle  e edit text  d delete  esc/b back  q quit"
-private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+private let listHelp = "↑/↓ move  space toggle  enter open  a add  d delete  q quit  ^G graph"
+private let detailHelp = "space toggle  e edit text  d delete  esc/b back  q quit  ^G graph"
+private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear  ^G graph"
 private let date = "2026-11-21 10:00:00 +0000"
 
 @MainActor
@@ -162,7 +162,7 @@ struct DemoAppTests {
 
 
         ↑/↓ move  space toggle  enter open
-        a add  d delete  q quit
+        a add  d delete  q quit  ^G graph
         """, "the help line wraps rather than being cut at 40 columns")
   }
 

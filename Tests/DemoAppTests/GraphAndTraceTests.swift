@@ -76,7 +76,7 @@ struct GraphAndTraceTests {
     #expect(shell.handle(.control("g")) == .continue)
     let pane = shell.frame(size: size)
     #expect(pane.lines.first?.text.hasPrefix("array<Item> \"master.items\" = 1 elements") == true)
-    #expect(pane.lines.last == Frame.Line("↑/↓ scroll  ctrl-g/esc close graph", style: .dim))
+    #expect(pane.lines.last == Frame.Line("↑/↓ scroll  ^G/esc close graph", style: .dim))
     _ = shell.handle(.down)
     let scrolled = shell.frame(size: size)
     #expect(scrolled.lines.first == pane.lines.dropFirst().first)

@@ -10,8 +10,8 @@ struct InteractiveShellTests {
     #expect(
       shell.frame(size: TerminalSize(width: 20, height: 4))
         == Frame(lines: [
-          Frame.Line("Count: 0"), Frame.Line(""), Frame.Line(""),
-          Frame.Line("+ up  q quit", style: .dim),
+          Frame.Line("Count: 0"), Frame.Line(""),
+          Frame.Line("+ up  q quit", style: .dim), Frame.Line("^G graph", style: .dim),
         ]))
   }
 
@@ -19,8 +19,8 @@ struct InteractiveShellTests {
     let feature = Counter(environment: FeatureEnvironment())
     let shell = InteractiveShell(feature: feature)
     #expect(
-      shell.frame(size: TerminalSize(width: 20, height: 1))
-        == Frame(lines: [Frame.Line("+ up  q quit", style: .dim)]))
+      shell.frame(size: TerminalSize(width: 30, height: 1))
+        == Frame(lines: [Frame.Line("+ up  q quit  ^G graph", style: .dim)]))
     #expect(shell.frame(size: TerminalSize(width: 20, height: 0)) == Frame(lines: []))
   }
 
@@ -29,12 +29,12 @@ struct InteractiveShellTests {
     #expect(
       shell.frame(size: TerminalSize(width: 8, height: 4))
         == Frame(lines: [
-          Frame.Line("Count: 0"), Frame.Line(""),
-          Frame.Line("+ up", style: .dim), Frame.Line("q quit", style: .dim),
+          Frame.Line("Count: 0"), Frame.Line("+ up", style: .dim),
+          Frame.Line("q quit", style: .dim), Frame.Line("^G graph", style: .dim),
         ]))
     #expect(
       shell.frame(size: TerminalSize(width: 8, height: 2))
-        == Frame(lines: [Frame.Line("Count: 0"), Frame.Line("q quit", style: .dim)]),
+        == Frame(lines: [Frame.Line("Count: 0"), Frame.Line("^G graph", style: .dim)]),
       "the body keeps a row; the last entries of the help stay")
   }
 

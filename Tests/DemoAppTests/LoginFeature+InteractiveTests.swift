@@ -10,7 +10,7 @@ private func screen(_ top: String) -> String {
     .joined(separator: "\n")
 }
 
-private let help = "tab/↑/↓ next field  ←/→ move  backspace erase  enter log in  esc quit"
+private let help = "tab/↑/↓ next field  ←/→ move  backspace erase  enter log in  esc quit  ^G graph"
 
 /// The login form's screen and keys, on a virtual terminal and driven
 /// directly.
@@ -153,7 +153,7 @@ struct LoginInteractiveTests {
   }
 
   @Test func theFocusedFieldIsUnderlinedAndThePasswordStaysMaskedWhileEdited() {
-    #expect(feature.keyHelp == help)
+    #expect(feature.keyHelp + "  ^G graph" == help)
     #expect(
       body() == """
         Login |bold

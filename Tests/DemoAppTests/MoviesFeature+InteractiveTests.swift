@@ -42,8 +42,9 @@ private final class SettlingTerminal: TerminalDevice {
   }
 }
 
-private let listHelp = "l load  ↑/↓ move  ←/→ page  enter open  r retry  f fail next  q quit"
-private let detailHelp = "esc/b back  r retry  f fail next  q quit"
+private let listHelp =
+  "l load  ↑/↓ move  ←/→ page  enter open  r retry  f fail next  q quit  ^G graph"
+private let detailHelp = "esc/b back  r retry  f fail next  q quit  ^G graph"
 
 @MainActor
 @Suite("Movies, interactive mode")

@@ -12,10 +12,10 @@ private func screen(_ top: String, help: String) -> String {
     .joined(separator: "\n")
 }
 
-private let listHelp = "↑/↓ move  enter open  a add  d delete  q quit"
-private let fullListHelp = "↑/↓ move  enter open  a add (full)  d delete  q quit"
-private let detailHelp = "e edit title  d delete  esc/b back  q quit"
-private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear"
+private let listHelp = "↑/↓ move  enter open  a add  d delete  q quit  ^G graph"
+private let fullListHelp = "↑/↓ move  enter open  a add (full)  d delete  q quit  ^G graph"
+private let detailHelp = "e edit title  d delete  esc/b back  q quit  ^G graph"
+private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear  ^G graph"
 
 /// The first screen of the to-do list.
 private let start = """

@@ -164,6 +164,16 @@ struct BindingGraphTests {
         """#)
   }
 
+  @Test func labellingByPropertyPathKeepsExplicitLabels() {
+    let screen = ScreenViewModel()
+    screen.title.labelled("screen title")
+    BindingGraph.labelByPropertyPath([screen])
+    #expect(screen.title.graphLabel == "screen title")
+    #expect(screen.items.graphLabel == "items")
+    #expect(screen.rows.map(\.on.graphLabel) == ["rows[0].on", "rows[1].on"])
+    #expect(screen.detail?.on.graphLabel == "detail.on")
+  }
+
   @Test func longValuesAreCut() throws {
     let long = Observable(String(repeating: "x", count: 100)).labelled("long")
     let node = try node(BindingGraph(reachableFrom: long), labelled: "long")

@@ -25,6 +25,9 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
     self.feature = feature
   }
 
+  /// The entry of the help line for the graph pane, after the feature's.
+  static var graphKeyHelp: String { "^G graph" }
+
   /// The lines of the graph pane while it shows, and how far it is
   /// scrolled.
   private var graphPane: (lines: [String], top: Int)?
@@ -39,7 +42,9 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   /// - Returns: The frame: the body, blank rows, then the help rows.
   public func frame(size: TerminalSize) -> Frame {
     guard size.height > 0 else { return Frame() }
-    let keyHelp = graphPane == nil ? feature.keyHelp : "↑/↓ scroll  ctrl-g/esc close graph"
+    let keyHelp =
+      graphPane == nil
+      ? feature.keyHelp + "  " + Self.graphKeyHelp : "↑/↓ scroll  ^G/esc close graph"
     var help = Self.wrap(keyHelp, width: size.width)
     if help.count > size.height - 1 {
       help = Array(help.suffix(max(size.height - 1, 1)))

@@ -79,6 +79,10 @@ public struct ScriptRunner {
           try command.expectNoArgument()
           return failed ? 1 : 0
         default:
+          if PropagationTrace.isOn {
+            // Name what the screen shows now, rows made since included.
+            BindingGraph.labelByPropertyPath(feature.graphRoots)
+          }
           try perform(command, on: feature)
           await feature.settle()
           if !trace.steps.isEmpty {

@@ -160,6 +160,27 @@ public struct BindingGraph: Sendable, Hashable, CustomStringConvertible {
     self = builder.finish()
   }
 
+  /// Labels every cell, array and stream found in `roots` (as
+  /// ``init(reachableFrom:)-(Any...)`` finds them) that has no label by its
+  /// property path, such as `detail.on`; the labels stay.
+  ///
+  /// Call it before ``PropagationTrace/start(_:)`` to have the trace name
+  /// a screen's cells as the graph does.
+  ///
+  /// - Parameter roots: View models, views, features.
+  @MainActor
+  public static func labelByPropertyPath(_ roots: [Any]) {
+    var finder = _RootFinder()
+    for root in roots {
+      finder.find(in: root, path: nil, depth: 0)
+    }
+    for list in finder.lists where _Labels.label(of: list) == nil {
+      if let path = finder.labels[ObjectIdentifier(list)] {
+        _Labels.set(path, of: list)
+      }
+    }
+  }
+
   /// Every cell, array and stream alive now, with their observers.
   ///
   /// - Returns: The graph, in the order the objects were made.
