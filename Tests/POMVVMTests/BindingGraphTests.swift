@@ -174,6 +174,35 @@ struct BindingGraphTests {
     #expect(screen.detail?.on.graphLabel == "detail.on")
   }
 
+  final class Owner: SubscriptionOwner {
+    let subscriptions = SubscriptionBag()
+  }
+
+  @Test func anObserverOnBehalfOfAnOwnerShowsTheLineThatSubscribed() throws {
+    let owner = Owner()
+    let name = Observable("Ada").labelled("name")
+    let tapped = EventStream<Void>().labelled("tapped")
+    let line = #line + 1
+    name.observe(owner) { _, _ in }
+    tapped.observe(owner) { _, _ in }
+    let graph = BindingGraph(reachableFrom: name, tapped)
+    #expect(graph.nodes.map(\.kind) == [.cell, .observer, .events, .observer])
+    #expect(
+      graph.nodes.map(\.origin).suffix(3) == [
+        "POMVVMTests/BindingGraphTests.swift:\(line)",
+        "POMVVMTests/BindingGraphTests.swift:\(line - 2)",
+        "POMVVMTests/BindingGraphTests.swift:\(line + 1)",
+      ])
+    var steps: [String] = []
+    PropagationTrace.start { steps.append($0.description) }
+    name.value = "Grace"
+    PropagationTrace.stop()
+    #expect(
+      steps == [
+        "name = Grace", "  → observer of name (POMVVMTests/BindingGraphTests.swift:\(line))",
+      ])
+  }
+
   @Test func longValuesAreCut() throws {
     let long = Observable(String(repeating: "x", count: 100)).labelled("long")
     let node = try node(BindingGraph(reachableFrom: long), labelled: "long")

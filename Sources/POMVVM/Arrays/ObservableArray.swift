@@ -170,7 +170,7 @@ public final class ObservableArray<Element: Identifiable> {
   public func observeChanges(_ handler: @escaping @MainActor (ArrayChange<Element>) -> Void)
     -> Subscription
   {
-    _observers.observe(handler)
+    _observers._add(handler)
   }
 
   /// Observes on behalf of `owner`, which receives the changes without a
@@ -179,14 +179,18 @@ public final class ObservableArray<Element: Identifiable> {
   /// - Parameters:
   ///   - owner: The object the observation belongs to; the subscription is
   ///     kept in its bag.
+  ///   - fileID: Where the observation is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the observation is made; by default, the caller's line.
   ///   - handler: Called with the owner and each change.
   /// - Returns: The subscription, already kept by the owner.
   /// - Complexity: Amortized O(1) to subscribe and to cancel.
   @discardableResult
   public func observeChanges<Owner: SubscriptionOwner>(
-    _ owner: Owner, _ handler: @escaping @MainActor (Owner, ArrayChange<Element>) -> Void
+    _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor (Owner, ArrayChange<Element>) -> Void
   ) -> Subscription {
-    _observers.observe(owner, handler)
+    _observers.observe(owner, fileID: fileID, line: line, handler)
   }
 
   // MARK: - Internals shared by the mutations

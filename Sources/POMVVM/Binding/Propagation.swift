@@ -283,6 +283,8 @@ extension EventStream {
     to target: Target, fileID: StaticString = #fileID, line: UInt = #line
   ) -> BindingToken
   where Target.Value == Payload {
-    _bindOneWay(subscribe: observe, read: { nil }, into: target, fileID: fileID, line: line)
+    _bindOneWay(
+      subscribe: { observe(fileID: fileID, line: line, $0) }, read: { nil }, into: target,
+      fileID: fileID, line: line)
   }
 }

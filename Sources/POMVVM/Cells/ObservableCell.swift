@@ -96,19 +96,24 @@ extension ObservableCell {
   ///
   /// - Parameters:
   ///   - owner: The object the observation belongs to.
+  ///   - fileID: Where the observation is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the observation is made; by default, the caller's line.
   ///   - handler: Called with the owner and the current value now, then with
   ///     every change.
   /// - Returns: The subscription, already kept by the owner; cancel it to end
   ///   the observation early.
   @discardableResult
   public func observe<Owner: SubscriptionOwner>(
-    _ owner: Owner, _ handler: @escaping @MainActor (Owner, Value) -> Void
+    _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor (Owner, Value) -> Void
   ) -> Subscription {
     let subscription = observe { [weak owner] value in
       if let owner {
         handler(owner, value)
       }
     }
+    subscription._setOrigin(fileID: fileID, line: line)
     owner.subscriptions.insert(subscription)
     return subscription
   }

@@ -360,8 +360,8 @@ struct _GraphBuilder {
         }
         link(
           source, id(of: target._graphList), twoWay ? .twoWayBinding : .binding,
-          origin: "\(role.fileID):\(role.line)")
-      case nil:
+          origin: role.origin)
+      case .observer?, nil:
         let key = ObjectIdentifier(observer)
         let id: Int
         if let known = ids[key] {
@@ -370,7 +370,8 @@ struct _GraphBuilder {
           id = nodes.count
           ids[key] = id
           nodes.append(
-            BindingGraph.Node(id: id, kind: .observer, valueType: "", value: nil, label: nil))
+            BindingGraph.Node(
+              id: id, kind: .observer, valueType: "", origin: observer._role?.origin))
         }
         link(source, id, .subscription)
       }

@@ -27,6 +27,8 @@ final class _ObserverRole {
     case binding(twoWay: Bool, isReturn: Bool)
     /// The kit's own observer (a binding watching its target's lifetime).
     case bookkeeping
+    /// An observer whose subscription call is known.
+    case observer
   }
 
   let kind: Kind
@@ -44,6 +46,9 @@ final class _ObserverRole {
 
   /// The role of the kit's own observers.
   static let bookkeeping = _ObserverRole(.bookkeeping)
+
+  /// Where the observer was subscribed, or the binding made.
+  var origin: String { "\(fileID):\(line)" }
 }
 
 extension Subscription {
@@ -52,6 +57,12 @@ extension Subscription {
   @MainActor
   func _setRole(_ role: _ObserverRole) {
     (self as? _NodeBase)?._role = role
+  }
+
+  /// Records where an observer was subscribed.
+  @MainActor
+  func _setOrigin(fileID: StaticString, line: UInt) {
+    _setRole(_ObserverRole(.observer, fileID: fileID, line: line))
   }
 }
 

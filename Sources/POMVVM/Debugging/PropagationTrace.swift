@@ -108,10 +108,12 @@ public enum PropagationTrace {
       let arrow = twoWay ? "↔" : "→"
       report(
         .bindingForwarded, list._traceName,
-        "\(arrow) \(target?._traceName ?? "a released cell") (\(role.map { "\($0.fileID):\($0.line)" } ?? ""))"
+        "\(arrow) \(target?._traceName ?? "a released cell") (\(role?.origin ?? ""))"
       )
     case .bookkeeping?:
       break
+    case .observer?:
+      report(.observerCalled, list._traceName, role?.origin)
     case nil:
       report(.observerCalled, list._traceName, nil)
     }
@@ -154,8 +156,8 @@ public struct PropagationStep: Sendable, Hashable, CustomStringConvertible {
   /// The cell, array or stream it happened to: its label, or its kind,
   /// value type and where it was made.
   public var subject: String
-  /// The new value, or the binding's target; short, with control
-  /// characters made visible.
+  /// The new value, the binding's target, or where the observer was
+  /// subscribed; short, with control characters made visible.
   public var detail: String?
   /// How deep in the propagation: 0 for the change that started it, one
   /// more for each observer between.
@@ -184,7 +186,7 @@ public struct PropagationStep: Sendable, Hashable, CustomStringConvertible {
       case .changed: "\(subject) = \(detail)"
       case .recomputed: "\(subject) recomputed = \(detail)"
       case .deduplicated: "\(subject): \(detail) is unchanged, nobody is told"
-      case .observerCalled: "→ observer of \(subject)"
+      case .observerCalled: "→ observer of \(subject)" + (self.detail.map { " (\($0))" } ?? "")
       case .bindingForwarded: "→ binding \(subject) \(detail)"
       case .aggregateUpdated: "\(subject) updated = \(detail)"
       case .changeSetPublished: "\(subject) published \(detail)"

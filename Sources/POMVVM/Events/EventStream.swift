@@ -54,12 +54,21 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
 
   /// Calls `handler` with every event sent from now on.
   ///
-  /// - Parameter handler: Called on the main actor with each event.
+  /// - Parameters:
+  ///   - fileID: Where the observation is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the observation is made; by default, the caller's line.
+  ///   - handler: Called on the main actor with each event.
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   /// - Complexity: Amortized O(1) to subscribe and to cancel.
-  public func observe(_ handler: @escaping @MainActor (Payload) -> Void) -> Subscription {
-    _add(handler)
+  public func observe(
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor (Payload) -> Void
+  ) -> Subscription {
+    let subscription = _add(handler)
+    subscription._setOrigin(fileID: fileID, line: line)
+    return subscription
   }
 
   /// Observes on behalf of `owner`, which receives the events without a
@@ -68,13 +77,17 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
   /// - Parameters:
   ///   - owner: The object the observation belongs to; the subscription is
   ///     kept in its bag.
+  ///   - fileID: Where the observation is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the observation is made; by default, the caller's line.
   ///   - handler: Called with the owner and each event.
   /// - Returns: The subscription, already kept by the owner.
   @discardableResult
   public func observe<Owner: SubscriptionOwner>(
-    _ owner: Owner, _ handler: @escaping @MainActor (Owner, Payload) -> Void
+    _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor (Owner, Payload) -> Void
   ) -> Subscription {
-    let subscription = observe { [weak owner] payload in
+    let subscription = observe(fileID: fileID, line: line) { [weak owner] payload in
       if let owner {
         handler(owner, payload)
       }
