@@ -14,7 +14,7 @@
 /// The graph is made from what is alive when you ask: an object that is gone
 /// leaves no node behind, so ``everythingAlive()`` is also a leak detector.
 /// Nodes are in the order they are reached from the roots (for
-/// ``everythingAlive()``, the order the objects were made).
+/// ``everythingAlive()``, in no promised order).
 public struct BindingGraph: Sendable, Hashable, CustomStringConvertible {
   /// What a node is.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -183,7 +183,8 @@ public struct BindingGraph: Sendable, Hashable, CustomStringConvertible {
 
   /// Every cell, array and stream alive now, with their observers.
   ///
-  /// - Returns: The graph, in the order the objects were made.
+  /// - Returns: The graph; objects made earlier tend to come first, but
+  ///   the order is not promised.
   @MainActor
   public static func everythingAlive() -> BindingGraph {
     var builder = _GraphBuilder()

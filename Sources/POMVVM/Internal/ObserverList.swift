@@ -11,10 +11,24 @@ public class _ObserverListBase {
   @exclusivity(unchecked)
   final var _observers: _Observers = .none
 
-  /// How many notification passes are under way (nested passes count).
+  // The fields are in the order that packs them: 48 bytes after the
+  // object's header.
+
+  /// How many notification passes are under way (nested passes count). A
+  /// pass nests only through observers' stack frames, so 16 bits are plenty.
   @usableFromInline
   @exclusivity(unchecked)
-  final var _depth: UInt32 = 0
+  final var _depth: UInt16 = 0
+
+  /// What the list is in the live graph.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _kind = _GraphKind.cell
+
+  /// Bit 0: the list is traced; bit 1: it has a label.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _flags: UInt8
 
   /// Bumped by every change a cell publishes; a pass stops as soon as a
   /// newer change has been delivered by a nested pass.
@@ -34,39 +48,38 @@ public class _ObserverListBase {
   @exclusivity(unchecked)
   final var _tracking: _Tracking?
 
-  /// Whether each step of this list's notifications goes to the
-  /// propagation trace; a field of its own, so that the hot path tests
-  /// memory it already touches.
-  @usableFromInline
+  /// The file of the call that made the cell: the start of a `#fileID`
+  /// literal, which the compiler stores NUL-terminated for the program's
+  /// lifetime; `nil` for the kit's own lists.
   @exclusivity(unchecked)
-  final var _isTraced: Bool
-
-  /// What the list is in the live graph.
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var _kind = _GraphKind.cell
-
-  /// Whether the list has a label in ``_Labels``.
-  @exclusivity(unchecked)
-  final var _hasLabel = false
+  final var _fileID: UnsafePointer<UInt8>?
 
   /// The line of the call that made the cell; 0 for the kit's own lists.
   @exclusivity(unchecked)
   final var _line: UInt32 = 0
 
-  /// The file of the call that made the cell.
+  /// Where the list is in ``_LiveLists``.
   @exclusivity(unchecked)
-  final var _fileID: StaticString = ""
+  final var _liveSlot: UInt32 = 0
 
-  /// The neighbours in the list of every live list (``_LiveLists``).
-  @exclusivity(unchecked)
-  unowned(unsafe) final var _previousLive: _ObserverListBase?
-  @exclusivity(unchecked)
-  unowned(unsafe) final var _nextLive: _ObserverListBase?
+  /// Whether each step of this list's notifications goes to the
+  /// propagation trace: a bit beside the observers, so that the hot path
+  /// tests memory it already touches.
+  @inlinable
+  final var _isTraced: Bool {
+    get { _flags & 1 != 0 }
+    set { _flags = newValue ? _flags | 1 : _flags & ~1 }
+  }
+
+  /// Whether the list has a label in ``_Labels``.
+  final var _hasLabel: Bool {
+    get { _flags & 2 != 0 }
+    set { _flags = newValue ? _flags | 2 : _flags & ~2 }
+  }
 
   @usableFromInline
   init() {
-    _isTraced = PropagationTrace._isOn
+    _flags = PropagationTrace._isOn ? 1 : 0
     _LiveLists.insert(self)
   }
 
@@ -80,7 +93,7 @@ public class _ObserverListBase {
   @usableFromInline
   final func _setOrigin(_ kind: _GraphKind, fileID: StaticString, line: UInt) {
     _kind = kind
-    _fileID = fileID
+    _fileID = line != 0 && fileID.hasPointerRepresentation ? fileID.utf8Start : nil
     _line = UInt32(clamping: line)
   }
 
