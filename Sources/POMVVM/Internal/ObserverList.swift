@@ -14,8 +14,10 @@ public class _ObserverListBase {
   // The fields are in the order that packs them: 48 bytes after the
   // object's header.
 
-  /// How many notification passes are under way (nested passes count). A
-  /// pass nests only through observers' stack frames, so 16 bits are plenty.
+  /// How many notification passes are under way (nested passes count).
+  ///
+  /// A pass nests only through observers' stack frames, so 16 bits are
+  /// plenty.
   @usableFromInline
   @exclusivity(unchecked)
   final var _depth: UInt16 = 0
