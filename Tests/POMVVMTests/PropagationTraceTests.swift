@@ -104,6 +104,36 @@ struct PropagationTraceTests {
     #expect(!PropagationTrace.isOn)
   }
 
+  /// An observer may stop and start the trace in the middle of a
+  /// propagation: nothing crashes, and later steps keep their depths.
+  @Test func aTraceRestartedInsideAPropagationKeepsItsDepths() {
+    let value = Observable(0).labelled("value")
+    let other = Observable(0).labelled("other")
+    var lines: [String] = []
+    let restart = value.observeChanges { _ in
+      PropagationTrace.stop()
+      PropagationTrace.start { lines.append($0.description) }
+      other.value += 1
+    }
+    let after = value.observeChanges { _ in other.value += 1 }
+    PropagationTrace.start { lines.append($0.description) }
+    value.value = 1
+    value.value = 2
+    PropagationTrace.stop()
+    #expect(
+      lines == [
+        "value = 1", "  → observer of value", "    other = 1", "  → observer of value",
+        "    other = 2", "value = 2", "  → observer of value", "    other = 3",
+        "  → observer of value", "    other = 4",
+      ])
+    extendLifetime([restart, after])
+  }
+
+  @Test func aStepWithANegativeDepthIsNotIndented() {
+    let step = PropagationStep(kind: .changed, subject: "a", detail: "1", depth: -3)
+    #expect(step.description == "a = 1")
+  }
+
   @Test func controlCharactersInValuesAreVisible() {
     let name = Observable("").labelled("na\u{1B}me")
     #expect(trace { name.value = "\u{1B}[31mred\r" } == ["na\\u{1B}me = \\u{1B}[31mred\\u{0D}"])

@@ -52,8 +52,9 @@ public enum PropagationTrace {
   }
 
   private static func setTraced(_ isTraced: Bool) {
+    // `depth` is left as it is: a pass that began traced leaves every level
+    // it entered, even if the trace stops meanwhile.
     _isOn = isTraced
-    depth = 0
     for list in _LiveLists.all {
       list._isTraced = isTraced
     }
@@ -63,7 +64,7 @@ public enum PropagationTrace {
     guard let handler, !isReporting else { return }
     isReporting = true
     defer { isReporting = false }
-    handler(PropagationStep(kind: kind, subject: subject, detail: detail, depth: depth))
+    handler(PropagationStep(kind: kind, subject: subject, detail: detail, depth: max(depth, 0)))
   }
 
   // MARK: - Hooks
@@ -179,7 +180,7 @@ public struct PropagationStep: Sendable, Hashable, CustomStringConvertible {
 
   /// The step in one line, indented two spaces per level of depth.
   public var description: String {
-    let indent = String(repeating: "  ", count: depth)
+    let indent = String(repeating: "  ", count: max(depth, 0))
     let detail = detail ?? ""
     let line =
       switch kind {
