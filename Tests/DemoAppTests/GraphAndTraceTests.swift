@@ -1,5 +1,6 @@
 import DemoApp
 import Foundation
+import POMVVM
 import Testing
 import TextUI
 
@@ -76,7 +77,8 @@ struct GraphAndTraceTests {
     #expect(shell.handle(.control("g")) == .continue)
     let pane = shell.frame(size: size)
     #expect(pane.lines.first?.text.hasPrefix("array<Item> \"master.items\" = 1 elements") == true)
-    #expect(pane.lines.last == Frame.Line("↑/↓ scroll  ^G/esc close graph", style: .dim))
+    #expect(
+      pane.lines.last == Frame.Line("↑/↓ scroll  t trace on  ^G/esc close graph", style: .dim))
     _ = shell.handle(.down)
     let scrolled = shell.frame(size: size)
     #expect(scrolled.lines.first == pane.lines.dropFirst().first)
@@ -86,5 +88,31 @@ struct GraphAndTraceTests {
     #expect(feature.lines == before)
     #expect(shell.handle(.escape) == .continue)
     #expect(shell.frame(size: size) == screen)
+  }
+
+  @Test func tInTheGraphPaneTracesTheNextKeys() throws {
+    let feature = MasterDetailFeature(
+      environment: FeatureEnvironment(now: { Date(timeIntervalSince1970: 1_795_255_200) }))
+    try feature.perform(ScriptCommand(word: "add", argument: "first"))
+    let shell = InteractiveShell(feature: feature)
+    let size = TerminalSize(width: 200, height: 40)
+    for key in [Key.control("g"), .character("t")] {
+      _ = shell.handle(key)
+    }
+    let empty = shell.frame(size: size).lines.map(\.text)
+    #expect(empty.prefix(2) == ["Trace of the last key:", "trace: (the last key changed nothing)"])
+    #expect(
+      shell.frame(size: size).lines.last?.text == "↑/↓ scroll  t trace off  ^G/esc close graph")
+    for key in [Key.escape, .character(" "), .control("g")] {
+      _ = shell.handle(key)
+    }
+    let traced = shell.frame(size: size).lines.map(\.text)
+    #expect(traced.first == "Trace of the last key:")
+    #expect(traced.contains("trace:     open switches updated = 1"))
+    #expect(traced.contains("trace:         list.rows[0].switchControl = true"))
+    #expect(traced.contains("Graph:"))
+    _ = shell.handle(.character("t"))
+    #expect(!PropagationTrace.isOn)
+    #expect(shell.frame(size: size).lines.first?.text.hasPrefix("array<Item>") == true)
   }
 }

@@ -12,7 +12,10 @@ import TextUI
 /// Ctrl-G, on every screen, shows the screen's live binding graph in a
 /// pane of its own instead of the screen (↑/↓ and page keys scroll it);
 /// Ctrl-G or Escape goes back. Ctrl-G types nothing in a text field, so it
-/// works on the forms too.
+/// works on the forms too. In the pane, `t` turns the propagation trace on
+/// or off: while it is on, the pane shows, above the graph, every step
+/// that the last key given to the screen caused, one a line starting with
+/// `trace: `.
 @MainActor
 public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   /// The feature on screen.
@@ -25,12 +28,23 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
     self.feature = feature
   }
 
+  isolated deinit {
+    if trace != nil { PropagationTrace.stop() }
+  }
+
   /// The entry of the help line for the graph pane, after the feature's.
   static var graphKeyHelp: String { "^G graph" }
 
   /// The lines of the graph pane while it shows, and how far it is
   /// scrolled.
   private var graphPane: (lines: [String], top: Int)?
+
+  /// While the trace is on, the steps of the last key given to the
+  /// feature (and of the work it started).
+  private final class TraceLog {
+    var steps: [String] = []
+  }
+  private var trace: TraceLog?
 
   /// The feature's screen above its help line.
   ///
@@ -44,7 +58,8 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
     guard size.height > 0 else { return Frame() }
     let keyHelp =
       graphPane == nil
-      ? feature.keyHelp + "  " + Self.graphKeyHelp : "↑/↓ scroll  ^G/esc close graph"
+      ? feature.keyHelp + "  " + Self.graphKeyHelp
+      : "↑/↓ scroll  t trace \(trace == nil ? "on" : "off")  ^G/esc close graph"
     var help = Self.wrap(keyHelp, width: size.width)
     if help.count > size.height - 1 {
       help = Array(help.suffix(max(size.height - 1, 1)))
@@ -89,15 +104,23 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   public func handle(_ key: Key) -> KeyResponse {
     guard var pane = graphPane else {
       if key == .control("g") {
-        let graph = BindingGraph(reachableFrom: feature.graphRoots)
-        graphPane = (graph.text.split(separator: "\n").map(String.init), 0)
+        graphPane = (paneLines(), 0)
         return .continue
+      }
+      if let trace {
+        trace.steps.removeAll()
+        // Name what the screen shows now, rows made since included.
+        BindingGraph.labelByPropertyPath(feature.graphRoots)
       }
       return feature.handle(key)
     }
     switch key {
     case .control("g"), .escape:
       graphPane = nil
+      return .continue
+    case .character("t"):
+      switchTrace()
+      pane.lines = paneLines()
     case .up: pane.top -= 1
     case .down: pane.top += 1
     case .pageUp: pane.top -= 10
@@ -105,11 +128,31 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
     case .interrupt: return feature.handle(key)
     default: break
     }
-    if graphPane != nil {
-      pane.top = min(max(pane.top, 0), max(pane.lines.count - 1, 0))
-      graphPane = pane
-    }
+    pane.top = min(max(pane.top, 0), max(pane.lines.count - 1, 0))
+    graphPane = pane
     return .continue
+  }
+
+  /// The graph pane's lines: the last key's trace while the trace is on,
+  /// then the graph.
+  private func paneLines() -> [String] {
+    let graph = BindingGraph(reachableFrom: feature.graphRoots).text
+      .split(separator: "\n").map(String.init)
+    guard let trace else { return graph }
+    let steps = trace.steps.isEmpty ? ["trace: (the last key changed nothing)"] : trace.steps
+    return ["Trace of the last key:"] + steps + ["", "Graph:"] + graph
+  }
+
+  private func switchTrace() {
+    if trace == nil {
+      let log = TraceLog()
+      trace = log
+      BindingGraph.labelByPropertyPath(feature.graphRoots)
+      PropagationTrace.start { [weak log] in log?.steps.append("trace: \($0)") }
+    } else {
+      trace = nil
+      PropagationTrace.stop()
+    }
   }
 
   /// Whether the feature's work is still under way.
