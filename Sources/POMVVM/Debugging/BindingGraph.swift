@@ -290,6 +290,9 @@ extension BindingGraph.Edge {
 struct _GraphBuilder {
   private var nodes: [BindingGraph.Node] = []
   private var edges: [BindingGraph.Edge] = []
+  /// The edges already linked: a derived cell's sources are reached once
+  /// per source.
+  private var linked = Set<BindingGraph.Edge>()
   private var ids: [ObjectIdentifier: Int] = [:]
   private var toExpand: [_ObserverListBase] = []
   /// Labels from the property paths the roots were found at.
@@ -341,7 +344,7 @@ struct _GraphBuilder {
     _ from: Int, _ to: Int, _ kind: BindingGraph.EdgeKind, origin: String? = nil
   ) {
     let edge = BindingGraph.Edge(from: from, to: to, kind: kind, origin: origin)
-    if !edges.contains(edge) { edges.append(edge) }
+    if linked.insert(edge).inserted { edges.append(edge) }
   }
 
   private mutating func expand(_ list: _ObserverListBase) {
