@@ -203,6 +203,21 @@ struct BindingGraphTests {
       ])
   }
 
+  @Test func loadsAndStoresShowTheLineThatMadeThem() throws {
+    let line = #line + 1
+    let load = Load<Int>().labelled("load")
+    let store = Store([Item(id: 1, on: true)])
+    let graph = BindingGraph(reachableFrom: load, store)
+    let loadNode = try node(graph, labelled: "load")
+    #expect(loadNode.kind == .cell)
+    #expect(loadNode.value == "idle")
+    #expect(loadNode.origin == "POMVVMTests/BindingGraphTests.swift:\(line)")
+    let origins = graph.nodes.filter { $0.label == "items" || $0.label == "saveError" }
+      .map(\.origin)
+    #expect(
+      origins == Array(repeating: "POMVVMTests/BindingGraphTests.swift:\(line + 1)", count: 2))
+  }
+
   @Test func longValuesAreCut() throws {
     let long = Observable(String(repeating: "x", count: 100)).labelled("long")
     let node = try node(BindingGraph(reachableFrom: long), labelled: "long")

@@ -16,14 +16,21 @@
 /// requests when they are deallocated.
 @MainActor
 public final class Load<Value: Sendable>: ObservableCell {
-  private let storage = Observable<LoadStatus<Value>>(.idle)
+  private let storage: Observable<LoadStatus<Value>>
   private var task: Task<Void, Never>?
   private var generation: UInt64 = 0
   private var chains: [Subscription] = []
   private var chainedWaits: [@MainActor () async -> Void] = []
 
   /// Creates an idle load.
-  public init() {}
+  ///
+  /// - Parameters:
+  ///   - fileID: Where the load is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the load is made; by default, the caller's line.
+  public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    storage = Observable(.idle, fileID: fileID, line: line)
+  }
 
   isolated deinit {
     task?.cancel()
@@ -138,4 +145,8 @@ public final class Load<Value: Sendable>: ObservableCell {
     task = nil
     storage.value = result
   }
+}
+
+extension Load: _GraphCell {
+  var _graphList: _ObserverListBase { storage }
 }

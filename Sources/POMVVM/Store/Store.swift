@@ -77,7 +77,7 @@ public final class Store<Element: Identifiable> {
   /// Saves run in the background; their outcome is published here, on the
   /// main actor, once they end — and before ``flush()`` returns on the main
   /// actor.
-  public let saveError = Observable<StoreError?>(nil)
+  public let saveError: Observable<StoreError?>
 
   /// How long the first change of a burst waits for more before it is
   /// written.
@@ -95,13 +95,18 @@ public final class Store<Element: Identifiable> {
 
   /// Creates a store kept in memory.
   ///
-  /// - Parameter elements: The initial elements; their ids must be unique.
-  public init(_ elements: [Element] = []) {
-    items = ObservableArray(elements)
+  /// - Parameters:
+  ///   - elements: The initial elements; their ids must be unique.
+  ///   - fileID: Where the store is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the store is made; by default, the caller's line.
+  public init(_ elements: [Element] = [], fileID: StaticString = #fileID, line: UInt = #line) {
+    items = ObservableArray(elements, fileID: fileID, line: line)
+    saveError = Observable(nil, fileID: fileID, line: line)
     fileURL = nil
     writer = nil
-    fileID = #fileID
-    line = #line
+    self.fileID = fileID
+    self.line = line
   }
 
   /// Creates a store kept in a JSON file: loads and locks the file now, and
@@ -110,10 +115,11 @@ public final class Store<Element: Identifiable> {
   /// - Parameters:
   ///   - fileURL: The file; if it does not exist, the store starts empty
   ///     and creates it on the first save. A symbolic link is followed.
-  ///   - fileID: The culprit's file in the reports of failed saves; by
+  ///   - fileID: The culprit's file in the reports of failed saves, and
+  ///     where the store's cells were made for ``BindingGraph``; by
   ///     default, the caller's.
-  ///   - line: The culprit's line in the reports of failed saves; by
-  ///     default, the caller's.
+  ///   - line: The culprit's line in the reports of failed saves, and where
+  ///     the store's cells were made; by default, the caller's.
   /// - Throws: ``StoreError`` if the file exists but cannot be read, is not
   ///   a valid store file (which includes two elements with the same id) or
   ///   another store has it open; the file is left untouched.
@@ -127,6 +133,7 @@ public final class Store<Element: Identifiable> {
     let elements = try Self.decode(file.load(), path: file.path)
     let writer = _StoreWriter<Element>(file: file, delay: Self.saveDelay)
     items = ObservableArray(elements, fileID: fileID, line: line)
+    saveError = Observable(nil, fileID: fileID, line: line)
     self.fileURL = fileURL
     self.writer = writer
     writer.onOutcome { [weak self] outcome in
