@@ -87,8 +87,31 @@ final class _DerivedNode<Value>: _GraphNode {
   let storage: Observable<Value>
   /// Keeps the sources alive as long as the cell.
   private let sources: [AnyObject]
-  private let compute: (() -> Value)?
+  /// Recomputes the value and stores it quietly; whether it changed.
+  private let update: ((Observable<Value>) -> Bool)?
+  /// Tells the observers of the value.
+  private let publish: @MainActor (Observable<Value>) -> Void
   private let gate: _CombineGate?
+
+  /// Creates the node; see the designated initializer.
+  ///
+  /// It is inlinable so that the closures it makes, which store and
+  /// publish values of `Value`, are specialised where the cell is made: the
+  /// node's overrides run unspecialised, and would copy each value through
+  /// its type's value witnesses.
+  @inlinable
+  convenience init(
+    _ initial: Value, isDuplicate: ((Value, Value) -> Bool)? = _duplicateCheck(for: Value.self),
+    height: Int? = nil, sources: [AnyObject], gate: _CombineGate? = nil,
+    kind: _GraphKind = .derived, fileID: StaticString = "", line: UInt = 0,
+    compute: (() -> Value)?
+  ) {
+    self.init(
+      initial, isDuplicate: isDuplicate, height: height, sources: sources, gate: gate, kind: kind,
+      fileID: fileID, line: line,
+      update: compute.map { compute in { $0._setQuietly(compute()) } },
+      publish: { $0._publish($0._value, supersedable: true) })
+  }
 
   /// Creates the node and registers it with its sources.
   ///
@@ -101,18 +124,21 @@ final class _DerivedNode<Value>: _GraphNode {
   ///   - kind: What the cell is in the live graph.
   ///   - fileID: Where the cell was made; empty for the kit's own cells.
   ///   - line: Where the cell was made; 0 for the kit's own cells.
-  ///   - compute: Computes the value from the sources' current values.
+  ///   - update: Computes the value from the sources' current values and
+  ///     stores it quietly; `nil` for a cell its owner updates by hand.
+  ///   - publish: Tells the observers of the value.
   @usableFromInline
   init(
-    _ initial: Value, isDuplicate: ((Value, Value) -> Bool)? = _duplicateCheck(for: Value.self),
-    height: Int? = nil, sources: [AnyObject], gate: _CombineGate? = nil,
-    kind: _GraphKind = .derived, fileID: StaticString = "", line: UInt = 0,
-    compute: (() -> Value)?
+    _ initial: Value, isDuplicate: ((Value, Value) -> Bool)?, height: Int?, sources: [AnyObject],
+    gate: _CombineGate?, kind: _GraphKind, fileID: StaticString, line: UInt,
+    update: ((Observable<Value>) -> Bool)?,
+    publish: @escaping @MainActor (Observable<Value>) -> Void
   ) {
     storage = Observable(initial, isDuplicate: isDuplicate)
     storage._setOrigin(kind, fileID: fileID, line: line)
     self.sources = sources
-    self.compute = compute
+    self.update = update
+    self.publish = publish
     self.gate = gate
     var height = height ?? 1
     var nodes: [_GraphNode] = []
@@ -134,11 +160,15 @@ final class _DerivedNode<Value>: _GraphNode {
   }
 
   override func recompute() {
-    guard let compute else { return }
+    guard let update else { return }
     if let gate, !gate.shouldFire() { return }
-    if storage._setQuietly(compute()) {
+    if update(storage) {
       needsNotify = true
     }
+  }
+
+  override func publishOutput() {
+    publish(storage)
   }
 }
 

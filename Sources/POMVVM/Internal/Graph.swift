@@ -139,12 +139,17 @@ class _GraphNode {
     _Scheduler.untrackedDepth -= 1
   }
 
+  /// Tells the observers of the output its current value.
+  func publishOutput() {
+    output._publishCurrent()
+  }
+
   /// Updates the value and tells the observers if it changed.
   final func flush() {
     updateIfNeeded()
     if needsNotify {
       needsNotify = false
-      output._publishCurrent()
+      publishOutput()
     }
   }
 }
@@ -181,11 +186,29 @@ enum _Scheduler {
   @exclusivity(unchecked)
   private static var nextSequence: UInt64 = 0
 
+  /// The only queued node, while just one is: the common case of a set
+  /// that one derived cell reads skips the heap.
+  @exclusivity(unchecked)
+  private static var only: _GraphNode?
+
   static func enqueue(_ node: _GraphNode) {
     guard !node.isQueued else { return }
     node.isQueued = true
     nextSequence &+= 1
     node.sequence = nextSequence
+    if heap.isEmpty {
+      guard let first = only else {
+        only = node
+        return
+      }
+      // A second node: both go to the heap, which orders them.
+      only = nil
+      push(first)
+    }
+    push(node)
+  }
+
+  private static func push(_ node: _GraphNode) {
     heap.append(node)
     var child = heap.count - 1
     while child > 0 {
@@ -199,10 +222,19 @@ enum _Scheduler {
   /// Flushes every queued node, including nodes queued meanwhile.
   @usableFromInline
   static func drain() {
-    while let node = popFirst() {
+    while let node = takeFirst() {
       node.isQueued = false
       node.flush()
     }
+  }
+
+  /// The first queued node, taken out of the queue.
+  private static func takeFirst() -> _GraphNode? {
+    if let single = only {
+      only = nil
+      return single
+    }
+    return popFirst()
   }
 
   private static func precedes(_ a: _GraphNode, _ b: _GraphNode) -> Bool {
