@@ -20,7 +20,10 @@
 /// current one.
 @MainActor
 public final class EventStream<Payload>: _ObserverList<Payload> {
-  private var pending: [Payload] = []
+  /// Events sent by observers during a delivery, sent after it.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _pending: [Payload] = []
 
   /// Creates a stream with no observers.
   ///
@@ -37,19 +40,29 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
   ///
   /// - Parameter payload: The event's data.
   /// - Complexity: O(*n*), where *n* is the number of observers.
+  @inlinable
   public func send(_ payload: Payload) {
     if _depth > 0 {
-      pending.append(payload)
+      _pending.append(payload)
       return
     }
     _publish(payload, supersedable: false)
+    if !_pending.isEmpty {
+      _sendPending()
+    }
+  }
+
+  /// Sends the events that observers sent during a delivery, in order,
+  /// including those they send meanwhile.
+  @usableFromInline
+  func _sendPending() {
     var next = 0
-    while next < pending.count {
-      let queued = pending[next]
+    while next < _pending.count {
+      let queued = _pending[next]
       next += 1
       _publish(queued, supersedable: false)
     }
-    pending.removeAll(keepingCapacity: true)
+    _pending.removeAll(keepingCapacity: true)
   }
 
   /// Calls `handler` with every event sent from now on.
