@@ -380,7 +380,7 @@ struct _GraphBuilder {
         link(source, id, .subscription)
       }
     }
-    for dependent in list._dependents?.edges ?? [] {
+    for dependent in list._dependents ?? [] {
       let node = dependent.node
       let output = id(of: node.output)
       // A derived cell's other sources are part of the picture too.

@@ -164,13 +164,6 @@ struct _Dependent {
   let index: Int
 }
 
-/// The nodes of a list's dependents.
-@usableFromInline
-final class _Dependents {
-  @exclusivity(unchecked)
-  var edges: ContiguousArray<_Dependent> = []
-}
-
 /// The queue of marked nodes, lowest height first, then first marked first.
 @MainActor
 @usableFromInline

@@ -39,10 +39,11 @@ public class _ObserverListBase {
   final var _generation: UInt32 = 0
 
   /// The derived cells that read this list's value; `nil` when none does,
-  /// which keeps a set of an unread cell to one extra test.
+  /// which keeps a set of an unread cell to one extra test. The array is
+  /// held here directly: one allocation per list that has dependents.
   @usableFromInline
   @exclusivity(unchecked)
-  final var _dependents: _Dependents?
+  final var _dependents: ContiguousArray<_Dependent>?
 
   /// The Observation registrar, made on the first read through a public
   /// getter; `nil` keeps sets of unread cells free of Observation's cost.
@@ -108,22 +109,27 @@ public class _ObserverListBase {
   // MARK: - Graph edges
 
   final func _addDependent(_ dependent: _Dependent) {
-    let dependents = _dependents ?? _Dependents()
-    dependents.edges.append(dependent)
-    _dependents = dependents
+    if _dependents == nil {
+      _dependents = [dependent]
+    } else {
+      _dependents!.append(dependent)
+    }
   }
 
   final func _removeDependent(_ node: _GraphNode) {
-    guard let dependents = _dependents else { return }
-    dependents.edges.removeAll { $0.node === node }
-    if dependents.edges.isEmpty { _dependents = nil }
+    guard _dependents != nil else { return }
+    _dependents!.removeAll { $0.node === node }
+    if _dependents!.isEmpty { _dependents = nil }
   }
 
   /// Marks the nodes that read this list dirty: its value changed.
+  ///
+  /// The loop walks a copy of the array: a node released meanwhile removes
+  /// itself from the list's own.
   @usableFromInline
   final func _invalidateDependents() {
     guard let dependents = _dependents else { return }
-    for edge in dependents.edges {
+    for edge in dependents {
       edge.node.markDirty(from: edge.index)
     }
   }
@@ -132,7 +138,7 @@ public class _ObserverListBase {
   /// changed, and this list's value may change when it is brought up to date.
   final func _markDependentsCheck() {
     guard let dependents = _dependents else { return }
-    for edge in dependents.edges {
+    for edge in dependents {
       edge.node.markCheck()
     }
   }
