@@ -38,9 +38,11 @@ public class _ObserverListBase {
   @exclusivity(unchecked)
   final var _generation: UInt32 = 0
 
-  /// The derived cells that read this list's value; `nil` when none does,
-  /// which keeps a set of an unread cell to one extra test. The array is
-  /// held here directly: one allocation per list that has dependents.
+  /// The derived cells that read this list's value.
+  ///
+  /// `nil` when none does, which keeps a set of an unread cell to one extra
+  /// test. The array is held here directly: one allocation per list that
+  /// has dependents.
   @usableFromInline
   @exclusivity(unchecked)
   final var _dependents: ContiguousArray<_Dependent>?
@@ -112,14 +114,13 @@ public class _ObserverListBase {
     if _dependents == nil {
       _dependents = [dependent]
     } else {
-      _dependents!.append(dependent)
+      _dependents?.append(dependent)
     }
   }
 
   final func _removeDependent(_ node: _GraphNode) {
-    guard _dependents != nil else { return }
-    _dependents!.removeAll { $0.node === node }
-    if _dependents!.isEmpty { _dependents = nil }
+    _dependents?.removeAll { $0.node === node }
+    if _dependents?.isEmpty == true { _dependents = nil }
   }
 
   /// Marks the nodes that read this list dirty: its value changed.
