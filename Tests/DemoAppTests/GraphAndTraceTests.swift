@@ -67,11 +67,18 @@ struct GraphAndTraceTests {
     #expect(transcript.output == "")
   }
 
-  @Test func ctrlGShowsTheGraphInAScrollablePaneAndEscapeGoesBack() throws {
+  /// Master-Detail with one item, `first`, in the interactive shell.
+  private func masterDetailWithOneItem() throws
+    -> (MasterDetailFeature, InteractiveShell<MasterDetailFeature>)
+  {
     let feature = MasterDetailFeature(
       environment: FeatureEnvironment(now: { Date(timeIntervalSince1970: 1_795_255_200) }))
     try feature.perform(ScriptCommand(word: "add", argument: "first"))
-    let shell = InteractiveShell(feature: feature)
+    return (feature, InteractiveShell(feature: feature))
+  }
+
+  @Test func ctrlGShowsTheGraphInAScrollablePaneAndEscapeGoesBack() throws {
+    let (feature, shell) = try masterDetailWithOneItem()
     let size = TerminalSize(width: 200, height: 6)
     let screen = shell.frame(size: size)
     #expect(shell.handle(.control("g")) == .continue)
@@ -91,10 +98,7 @@ struct GraphAndTraceTests {
   }
 
   @Test func tInTheGraphPaneTracesTheNextKeys() throws {
-    let feature = MasterDetailFeature(
-      environment: FeatureEnvironment(now: { Date(timeIntervalSince1970: 1_795_255_200) }))
-    try feature.perform(ScriptCommand(word: "add", argument: "first"))
-    let shell = InteractiveShell(feature: feature)
+    let (_, shell) = try masterDetailWithOneItem()
     let size = TerminalSize(width: 200, height: 40)
     for key in [Key.control("g"), .character("t")] {
       _ = shell.handle(key)
