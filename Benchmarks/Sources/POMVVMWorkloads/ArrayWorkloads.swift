@@ -178,6 +178,20 @@ func articleDiff(original: [ArticleItem], now: [ArticleItem]) -> ArticleBehavior
   }
 }
 
+/// An array of `size` rows given one row more with `replaceAll(with:)`,
+/// then its rows again: one insertion found and one removal per iteration.
+@MainActor
+func kitReplaceAllRoundTrip(_ size: Int) -> any Fixture {
+  let (rows, appended) = appendedPair(size)
+  let items = ObservableArray(rows)
+  return Loop(keeping: items) { iterations in
+    for _ in 0..<iterations {
+      items.replaceAll(with: appended)
+      items.replaceAll(with: rows)
+    }
+  }
+}
+
 /// `rows` and `rows` plus one appended row.
 func appendedPair(_ size: Int) -> ([Row], [Row]) {
   let rows = makeRows(size)

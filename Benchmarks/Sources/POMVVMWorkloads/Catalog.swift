@@ -34,16 +34,7 @@ private let arrayComparisons: [Comparison] =
     Comparison(
       "array/replaceAll, n = 100,000, one appended then removed",
       target: .none, baselineName: "one O(n) prefix/suffix pass over both arrays", perSample: 1,
-      kit: {
-        let (rows, appended) = appendedPair(100_000)
-        let items = ObservableArray(rows)
-        return Loop(keeping: items) { iterations in
-          for _ in 0..<iterations {
-            items.replaceAll(with: appended)
-            items.replaceAll(with: rows)
-          }
-        }
-      },
+      kit: { kitReplaceAllRoundTrip(100_000) },
       baseline: {
         let (rows, appended) = appendedPair(100_000)
         return Loop { iterations in
@@ -56,16 +47,7 @@ private let arrayComparisons: [Comparison] =
     Comparison(
       "array/replaceAll, n = 100,000, one appended then removed, vs article 002",
       target: .none, baselineName: "article 002's Set-based diff", perSample: 1,
-      kit: {
-        let (rows, appended) = appendedPair(100_000)
-        let items = ObservableArray(rows)
-        return Loop(keeping: items) { iterations in
-          for _ in 0..<iterations {
-            items.replaceAll(with: appended)
-            items.replaceAll(with: rows)
-          }
-        }
-      },
+      kit: { kitReplaceAllRoundTrip(100_000) },
       baseline: {
         let (rows, appended) = appendedPair(100_000)
         let old = rows.map { ArticleItem(id: $0.id, title: $0.title) }

@@ -1,4 +1,5 @@
 import Foundation
+import TextUI
 
 #if canImport(Glibc)
 import Glibc
@@ -85,16 +86,5 @@ enum SignalFlush {
       action.sa_flags = SA_RESTART
       _ = sigaction(signal, &action, nil)
     }
-  }
-
-  private static func isIgnored(_ signal: Int32) -> Bool {
-    var current = sigaction()
-    guard sigaction(signal, nil, &current) == 0 else { return false }
-    #if canImport(Darwin)
-    let handler = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
-    #else
-    let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
-    #endif
-    return handler == 1  // SIG_IGN
   }
 }

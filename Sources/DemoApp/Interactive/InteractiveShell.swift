@@ -1,4 +1,3 @@
-import POMVVM
 import TextUI
 
 /// Interactive mode: a feature as a full-screen terminal application, with
@@ -29,7 +28,7 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   }
 
   isolated deinit {
-    if trace != nil { PropagationTrace.stop() }
+    trace.stop()
   }
 
   /// The entry of the help line for the graph pane, after the feature's.
@@ -41,10 +40,7 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
 
   /// While the trace is on, the steps of the last key given to the
   /// feature (and of the work it started).
-  private final class TraceLog {
-    var steps: [String] = []
-  }
-  private var trace: TraceLog?
+  private let trace = TraceLog()
 
   /// The feature's screen above its help line.
   ///
@@ -59,7 +55,7 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
     let keyHelp =
       graphPane == nil
       ? feature.keyHelp + "  " + Self.graphKeyHelp
-      : "↑/↓ scroll  t trace \(trace == nil ? "on" : "off")  ^G/esc close graph"
+      : "↑/↓ scroll  t trace \(trace.isOn ? "off" : "on")  ^G/esc close graph"
     var help = Self.wrap(keyHelp, width: size.width)
     if help.count > size.height - 1 {
       help = Array(help.suffix(max(size.height - 1, 1)))
@@ -107,11 +103,7 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
         graphPane = (paneLines(), 0)
         return .continue
       }
-      if let trace {
-        trace.steps.removeAll()
-        // Name what the screen shows now, rows made since included.
-        BindingGraph.labelByPropertyPath(feature.graphRoots)
-      }
+      trace.beginStep(of: feature)
       return feature.handle(key)
     }
     switch key {
@@ -119,7 +111,7 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
       graphPane = nil
       return .continue
     case .character("t"):
-      switchTrace()
+      if trace.isOn { trace.stop() } else { trace.start() }
       pane.lines = paneLines()
     case .up: pane.top -= 1
     case .down: pane.top += 1
@@ -136,23 +128,10 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   /// The graph pane's lines: the last key's trace while the trace is on,
   /// then the graph.
   private func paneLines() -> [String] {
-    let graph = BindingGraph(reachableFrom: feature.graphRoots).text
-      .split(separator: "\n").map(String.init)
-    guard let trace else { return graph }
-    let steps = trace.steps.isEmpty ? ["trace: (the last key changed nothing)"] : trace.steps
+    let graph = feature.graphLines()
+    guard trace.isOn else { return graph }
+    let steps = trace.lines.isEmpty ? ["trace: (the last key changed nothing)"] : trace.lines
     return ["Trace of the last key:"] + steps + ["", "Graph:"] + graph
-  }
-
-  private func switchTrace() {
-    if trace == nil {
-      let log = TraceLog()
-      trace = log
-      BindingGraph.labelByPropertyPath(feature.graphRoots)
-      PropagationTrace.start { [weak log] in log?.steps.append("trace: \($0)") }
-    } else {
-      trace = nil
-      PropagationTrace.stop()
-    }
   }
 
   /// Whether the feature's work is still under way.

@@ -1,5 +1,3 @@
-import POMVVM
-
 /// Script mode: reads one command per line, performs it on a feature and
 /// prints the screen after it.
 ///
@@ -58,7 +56,7 @@ public struct ScriptRunner {
     output: inout some TextOutputStream, error: inout some TextOutputStream
   ) async -> Int32 {
     var printer = Printer()
-    let trace = TraceRecorder()
+    let trace = TraceLog()
     defer { trace.stop() }
     var failed = false
     for line in lines {
@@ -74,20 +72,16 @@ public struct ScriptRunner {
         case "graph":
           printer.print(try Self.graph(of: feature, command), to: &output)
         case "trace":
-          try trace.switchOnOrOff(command)
+          try Self.switchTrace(trace, command)
         case "quit":
           try command.expectNoArgument()
           return failed ? 1 : 0
         default:
-          if PropagationTrace.isOn {
-            // Name what the screen shows now, rows made since included.
-            BindingGraph.labelByPropertyPath(feature.graphRoots)
-          }
+          trace.beginStep(of: feature)
           try perform(command, on: feature)
           await feature.settle()
-          if !trace.steps.isEmpty {
-            printer.print(trace.steps.map { "trace: \($0)" }, to: &output)
-            trace.steps.removeAll()
+          if !trace.lines.isEmpty {
+            printer.print(trace.lines, to: &output)
           }
           if !isQuiet {
             printer.print(feature.lines, to: &output)
@@ -140,37 +134,27 @@ public struct ScriptRunner {
   static func graph(of feature: some DemoFeature, _ command: ScriptCommand) throws(ScriptError)
     -> [String]
   {
-    let graph = BindingGraph(reachableFrom: feature.graphRoots)
     switch command.trimmedArgument {
-    case nil: return graph.text.split(separator: "\n").map(String.init)
-    case "dot": return graph.dot.split(separator: "\n").map(String.init)
+    case nil: return feature.graphLines()
+    case "dot": return feature.graphLines(dot: true)
     case let other?:
       throw ScriptError("graph takes nothing or 'dot', got '\(other)': use 'graph' or 'graph dot'")
     }
   }
 
-  /// The steps of the propagations that commands cause while `trace on`
-  /// holds, printed after each command.
-  @MainActor
-  private final class TraceRecorder {
-    var steps: [PropagationStep] = []
-
-    func switchOnOrOff(_ command: ScriptCommand) throws(ScriptError) {
-      switch command.trimmedArgument {
-      case "on":
-        PropagationTrace.start { [weak self] in self?.steps.append($0) }
-      case "off":
-        stop()
-      case let other:
-        throw ScriptError(
-          "trace takes 'on' or 'off', got \(other.map { "'\($0)'" } ?? "nothing"): "
-            + "use 'trace on' or 'trace off'")
-      }
-    }
-
-    func stop() {
-      if PropagationTrace.isOn { PropagationTrace.stop() }
-      steps.removeAll()
+  /// Performs `trace on` or `trace off`.
+  private static func switchTrace(_ trace: TraceLog, _ command: ScriptCommand)
+    throws(ScriptError)
+  {
+    switch command.trimmedArgument {
+    case "on":
+      trace.start()
+    case "off":
+      trace.stop()
+    case let other:
+      throw ScriptError(
+        "trace takes 'on' or 'off', got \(other.map { "'\($0)'" } ?? "nothing"): "
+          + "use 'trace on' or 'trace off'")
     }
   }
 

@@ -37,10 +37,7 @@ public func combine<each Source: ObservableCell, Result>(
   fileID: StaticString = #fileID, line: UInt = #line,
   transform: @escaping (repeat (each Source).Value) -> Result
 ) -> Derived<Result> {
-  var retained: [AnyObject] = []
-  for source in repeat each sources {
-    retained.append(source)
-  }
+  let retained = _objects(repeat each sources)
   let gate = _CombineGate(strategy: strategy, sourceCount: retained.count)
   return Derived(
     node: _DerivedNode(initial, sources: retained, gate: gate, fileID: fileID, line: line) {
@@ -100,14 +97,23 @@ public func combine<each Source: ObservableCell, Result>(
   fileID: StaticString = #fileID, line: UInt = #line,
   transform: @escaping (repeat (each Source).Value) -> Result
 ) -> Derived<Result> {
-  var retained: [AnyObject] = []
-  for source in repeat each sources {
-    retained.append(source)
-  }
+  let retained = _objects(repeat each sources)
   let compute = { transform(repeat (each sources).value) }
   return Derived(
     node: _DerivedNode(
       _withoutTracking(compute), sources: retained, fileID: fileID, line: line, compute: compute))
+}
+
+/// The cells of a pack, as the objects a derived cell keeps and registers
+/// with.
+@MainActor
+@inlinable
+func _objects<each Source: ObservableCell>(_ sources: repeat each Source) -> [AnyObject] {
+  var objects: [AnyObject] = []
+  for source in repeat each sources {
+    objects.append(source)
+  }
+  return objects
 }
 
 /// Decides, change by change, whether a combined cell fires.

@@ -134,9 +134,11 @@ private func install(_ action: inout sigaction, flags: Int32, for signal: Int32)
   installedActions[Int(signal)] = sigaction(signal, &action, previousActions + Int(signal)) == 0
 }
 
-/// Whether a signal is ignored now (a program started in the background
-/// ignores `SIGINT`): it stays ignored.
-private func isIgnored(_ signal: Int32) -> Bool {
+/// Whether a signal is ignored now: it stays ignored.
+///
+/// A program started in the background ignores `SIGINT`. For the
+/// package's own handlers, the sample app's included.
+package func isIgnored(_ signal: Int32) -> Bool {
   var current = sigaction()
   guard sigaction(signal, nil, &current) == 0 else { return false }
   #if canImport(Darwin)
