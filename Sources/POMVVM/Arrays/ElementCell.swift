@@ -309,7 +309,7 @@ extension ObservableArray {
   func _releaseCells(leaving changeSet: ChangeSet<Element>) -> [_LeavingCell<Element>] {
     var leaving: [_LeavingCell<Element>] = []
     if let reload = changeSet.reload {
-      let gone = _cells.keys.filter { _positions[$0] == nil }
+      let gone = _cells.keys.filter { _idIndex.find($0, in: _elements) == nil }
       guard !gone.isEmpty else { return [] }
       let goneSet = Set(gone)
       for element in reload.old where goneSet.contains(element.id) {

@@ -10,8 +10,10 @@ extension ObservableArray {
     precondition(
       index >= 0 && index <= _elements.count,
       "ObservableArray: insertion index \(index) is out of range 0...\(_elements.count)")
-    _claim(element.id, at: index)
+    _checkAbsent(element.id)
     _elements.insert(element, at: index)
+    _idIndex.shift(index..<(_elements.count - 1), by: 1) { self._elements[$0 + 1].id }
+    _idIndex.insert(element.id, at: index, in: _elements)
     _publish(ChangeSet(insertions: [.init(index: index, element: element)]))
   }
 
@@ -32,9 +34,10 @@ extension ObservableArray {
   public func append(contentsOf newElements: some Sequence<Element>) {
     var insertions: [ChangeSet<Element>.Insertion] = []
     for element in newElements {
-      _claim(element.id, at: _elements.count)
+      _checkAbsent(element.id)
       insertions.append(.init(index: _elements.count, element: element))
       _elements.append(element)
+      _idIndex.insert(element.id, at: _elements.count - 1, in: _elements)
     }
     _publish(ChangeSet(insertions: insertions))
   }
@@ -50,8 +53,9 @@ extension ObservableArray {
     precondition(
       _elements.indices.contains(index),
       "ObservableArray: removal index \(index) is out of range 0..<\(_elements.count)")
+    _idIndex.remove(_elements[index].id, at: index, in: _elements)
     let element = _elements.remove(at: index)
-    _positions[element.id] = nil
+    _idIndex.shift((index + 1)..<(_elements.count + 1), by: -1) { self._elements[$0 - 1].id }
     _publish(ChangeSet(removals: [.init(index: index, element: element)]))
     return element
   }
@@ -74,7 +78,7 @@ extension ObservableArray {
   public func removeAll() {
     let removed = _elements
     _elements.removeAll()
-    _positions.removeAll()
+    _idIndex = _PositionIndex([])
     _publish(
       ChangeSet(removals: removed.enumerated().map { .init(index: $0.offset, element: $0.element) })
     )
@@ -91,9 +95,15 @@ extension ObservableArray {
       _elements.indices.contains(source) && _elements.indices.contains(destination),
       "ObservableArray: move \(source) -> \(destination) is out of range 0..<\(_elements.count)")
     guard source != destination else { return }
+    _idIndex.remove(_elements[source].id, at: source, in: _elements)
     let element = _elements.remove(at: source)
     _elements.insert(element, at: destination)
-    _positions[element.id] = destination
+    if source < destination {
+      _idIndex.shift((source + 1)..<(destination + 1), by: -1) { self._elements[$0 - 1].id }
+    } else {
+      _idIndex.shift(destination..<source, by: 1) { self._elements[$0 + 1].id }
+    }
+    _idIndex.insert(element.id, at: destination, in: _elements)
     _publish(ChangeSet(moves: [.init(from: source, to: destination)]))
   }
 
@@ -121,9 +131,10 @@ extension ObservableArray {
           .init(oldIndex: index, newIndex: index, oldElement: old, newElement: element)
         ]))
     } else {
-      _positions[old.id] = nil
-      _claim(element.id, at: index)
+      _checkAbsent(element.id)
+      _idIndex.remove(old.id, at: index, in: _elements)
       _elements[index] = element
+      _idIndex.insert(element.id, at: index, in: _elements)
       _publish(
         ChangeSet(
           removals: [.init(index: index, element: old)],
@@ -206,35 +217,38 @@ extension ObservableArray {
   @inline(__always)
   func _replaceAll(with newElements: [Element], isUnchanged: (Element, Element) -> Bool) {
     let old = _elements
+    var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
     let changeSet = _IdentityDiff.changeSet(
-      from: old, to: newElements, oldContains: { self._positions[$0] != nil },
-      isUnchanged: isUnchanged)
+      from: old, to: newElements, oldContains: { self._idIndex.find($0, in: old) != nil },
+      isUnchanged: isUnchanged, middle: &middle)
     _elements = newElements
-    _reindex(after: changeSet)
+    _reindex(from: old, middle: middle, reload: changeSet.isReload)
     _publish(changeSet)
   }
 
-  /// Records that `id` now lives at `index`, stopping on a duplicate.
+  /// Stops on an id that is already present.
   @inlinable
-  func _claim(_ id: Element.ID, at index: Int) {
-    let previous = _positions.updateValue(index, forKey: id)
-    precondition(previous == nil, "ObservableArray: duplicate id \(id)")
+  func _checkAbsent(_ id: Element.ID) {
+    precondition(_idIndex.find(id, in: _elements) == nil, "ObservableArray: duplicate id \(id)")
   }
 
-  /// Brings the position index up to date after a diff: ids that left are
-  /// forgotten, ids that entered are claimed; other positions are repaired
-  /// lazily.
+  /// Brings the id index up to date after a diff: the common prefix keeps
+  /// its positions, the common suffix shifts, and the middle is indexed
+  /// afresh — or everything, after a reload or when the table must grow.
   @inlinable
-  func _reindex(after changeSet: ChangeSet<Element>) {
-    if let reload = changeSet.reload {
-      _positions = Self._positions(of: reload.new)
+  func _reindex(
+    from old: [Element], middle: (prefix: Int, oldEnd: Int, newEnd: Int), reload: Bool
+  ) {
+    if reload || !_idIndex.canHold(_elements.count) {
+      _idIndex = _PositionIndex(_elements)
       return
     }
-    for removal in changeSet.removals {
-      _positions[removal.element.id] = nil
+    for position in middle.prefix..<middle.oldEnd {
+      _idIndex.remove(old[position].id, at: position, in: old)
     }
-    for insertion in changeSet.insertions {
-      _positions[insertion.element.id] = insertion.index
+    _idIndex.shift(middle.oldEnd..<old.count, by: middle.newEnd - middle.oldEnd) { old[$0].id }
+    for position in middle.prefix..<middle.newEnd {
+      _idIndex.insert(_elements[position].id, at: position, in: _elements)
     }
   }
 }

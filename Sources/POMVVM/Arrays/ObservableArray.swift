@@ -44,10 +44,9 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   var _elements: [Element]
 
-  /// Every id present, with a hint of its position; hints are verified on use
-  /// and repaired lazily after a mutation shifted them.
+  /// Every element's position, by id; mutations keep it exact.
   @usableFromInline
-  var _positions: [Element.ID: Int]
+  var _idIndex: _PositionIndex<Element>
 
   /// Whether two elements with the same id have the same value; `nil` when
   /// `Element` is not `Equatable` (then every rewrite counts as an update).
@@ -107,7 +106,7 @@ public final class ObservableArray<Element: Identifiable> {
   ) {
     _elements = elements
     _isUnchanged = isUnchanged
-    _positions = Self._positions(of: elements)
+    _idIndex = _PositionIndex(elements)
     _observers._setOrigin(.array, fileID: fileID, line: line)
     _LiveArrays.insert(self)
   }
@@ -137,9 +136,7 @@ public final class ObservableArray<Element: Identifiable> {
   ///
   /// - Parameter id: The element's id.
   /// - Returns: The index, or `nil`.
-  /// - Complexity: O(1) on average after a mutation at the end; after
-  ///   insertions or removals before the element, O(*k*) where *k* is how far
-  ///   they shifted it (the index is repaired for this id as it is found).
+  /// - Complexity: O(1) on average.
   public func index(id: Element.ID) -> Int? {
     _observers._trackRead()
     return _index(of: id)
@@ -152,7 +149,7 @@ public final class ObservableArray<Element: Identifiable> {
   /// - Complexity: O(1) on average.
   public func contains(id: Element.ID) -> Bool {
     _observers._trackRead()
-    return _positions[id] != nil
+    return _idIndex.find(id, in: _elements) != nil
   }
 
   /// Calls `handler` with every change from now on.
@@ -196,53 +193,12 @@ public final class ObservableArray<Element: Identifiable> {
   // MARK: - Internals shared by the mutations
 
   /// The index of `id`, checking `hint` first.
-  ///
-  /// Positions are hints kept per id: insertions and removals do not
-  /// rewrite them. A stale position is repaired here, for this id only, by
-  /// scanning outward from it — the element has moved by about as many
-  /// places as elements were inserted or removed before it, so the cost
-  /// follows the shift, not the array's size. Only a shift larger than a
-  /// sixteenth of the array makes it rebuild every position, in O(*n*),
-  /// which pays for the lookups that follow.
   @inlinable
   func _index(of id: Element.ID, hint: Int? = nil) -> Int? {
-    let count = _elements.count
-    if let hint, hint >= 0, hint < count, _elements[hint].id == id {
+    if let hint, hint >= 0, hint < _elements.count, _elements[hint].id == id {
       return hint
     }
-    guard let stored = _positions[id] else { return nil }
-    if stored < count, _elements[stored].id == id {
-      return stored
-    }
-    let reach = 32 + count / 16
-    var distance = 1
-    while distance <= reach {
-      let after = stored + distance
-      let before = stored - distance
-      if after < count, _elements[after].id == id {
-        _positions[id] = after
-        return after
-      }
-      if before >= 0, before < count, _elements[before].id == id {
-        _positions[id] = before
-        return before
-      }
-      if after >= count && before < 0 { break }
-      distance += 1
-    }
-    _positions = Self._positions(of: _elements)
-    return _positions[id]
-  }
-
-  @usableFromInline
-  static func _positions(of elements: [Element]) -> [Element.ID: Int] {
-    var positions: [Element.ID: Int] = [:]
-    positions.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() {
-      let previous = positions.updateValue(index, forKey: element.id)
-      precondition(previous == nil, "ObservableArray: duplicate id \(element.id)")
-    }
-    return positions
+    return _idIndex.find(id, in: _elements)
   }
 
   /// Publishes a change.

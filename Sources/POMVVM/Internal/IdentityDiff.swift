@@ -20,6 +20,9 @@ enum _IdentityDiff {
   ///   - oldContains: Whether an id is anywhere in `old`, to tell a duplicate
   ///     in `new` from an insertion in O(1).
   ///   - isUnchanged: Whether an element kept its value (same id).
+  ///   - middle: Set to what lies between the common prefix and suffix: it
+  ///     starts at `prefix` in both arrays and ends before `oldEnd` in `old`
+  ///     and `newEnd` in `new`.
   /// - Returns: The change set.
   /// - Complexity: O(*n* + *m* log *m*), where *m* is the size of the middle
   ///   that is not common prefix or suffix.
@@ -30,7 +33,8 @@ enum _IdentityDiff {
   static func changeSet<Element: Identifiable>(
     from old: [Element], to new: [Element],
     oldContains: (Element.ID) -> Bool,
-    isUnchanged: (Element, Element) -> Bool
+    isUnchanged: (Element, Element) -> Bool,
+    middle: inout (prefix: Int, oldEnd: Int, newEnd: Int)
   ) -> ChangeSet<Element> {
     var updates: [ChangeSet<Element>.Update] = []
     let shared = Swift.min(old.count, new.count)
@@ -55,6 +59,7 @@ enum _IdentityDiff {
             oldIndex: oldEnd, newIndex: newEnd, oldElement: old[oldEnd], newElement: new[newEnd]))
       }
     }
+    middle = (prefix, oldEnd, newEnd)
 
     var removals: [ChangeSet<Element>.Removal] = []
     var insertions: [ChangeSet<Element>.Insertion] = []
