@@ -67,7 +67,8 @@ struct IndexRepairModelTests {
         for _ in 0..<3 {
           contents.insert(newItem("diffed \(step)"), at: randomIndex(contents.count + 1))
         }
-        contents.insert(contents.remove(at: randomIndex(contents.count)), at: randomIndex(contents.count))
+        contents.insert(
+          contents.remove(at: randomIndex(contents.count)), at: randomIndex(contents.count))
         contents[randomIndex(contents.count)].text = "edited \(step)"
         array.replaceAll(with: contents)
         model = contents

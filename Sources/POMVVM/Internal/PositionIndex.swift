@@ -155,7 +155,8 @@ struct _PositionIndex<Element: Identifiable> {
     _slots = [UInt32](repeating: Self._empty, count: Swift.max(8, capacity))
     _count = 0
     for (position, element) in elements.enumerated() {
-      precondition(find(element.id, in: elements) == nil, "ObservableArray: duplicate id \(element.id)")
+      precondition(
+        find(element.id, in: elements) == nil, "ObservableArray: duplicate id \(element.id)")
       _place(UInt32(position), home: Self._home(of: element.id, _slots.count))
       _count += 1
     }
