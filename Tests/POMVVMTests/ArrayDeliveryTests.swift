@@ -75,6 +75,34 @@ struct ArrayDeliveryTests {
     trigger.cancel()
   }
 
+  /// Elements that are not `Equatable` are told on every update, so a
+  /// queued update delivered again to a cell that already holds it would
+  /// show.
+  @Test func aCellMadeDuringADeliverySkipsTheQueuedChangesItReflects() throws {
+    struct Note: Identifiable {
+      var id: Int
+      var text: String
+    }
+    let array = ObservableArray([Note(id: 1, text: "a"), Note(id: 2, text: "x")])
+    var fresh: ElementCell<Note>?
+    var seen: [String] = []
+    var observation: Subscription?
+    let trigger = array.observeChanges { _ in
+      guard fresh == nil else { return }
+      array.update(Note(id: 1, text: "b"))  // queued behind this change
+      fresh = array.cell(for: 1)
+      observation = fresh?.observeChanges { seen.append($0.text) }
+    }
+    array.update(Note(id: 2, text: "y"))
+    let cell = try #require(fresh)
+    #expect(cell.value.text == "b")
+    #expect(seen.isEmpty, "the queued update was already in the cell")
+    array.update(Note(id: 1, text: "c"))
+    #expect(seen == ["c"], "a later change reaches it")
+    trigger.cancel()
+    observation?.cancel()
+  }
+
   @Test func aCellIsDetachedFromTheMutationThatRemovedItsElement() throws {
     let array = Self.makeArray()
     let cell = try #require(array.cell(for: 3))

@@ -223,4 +223,37 @@ struct ElementCellTests {
     #expect(source.value == "later", "a one-way source is not overwritten by its target")
     withExtendedLifetime(token) {}
   }
+
+  /// The array keeps its cells weakly; a released cell's slot is reused or
+  /// dropped, and the id gets a new, working cell.
+  @Test func releasedCellsAreReplacedByNewOnes() async throws {
+    let array = ObservableArray((0..<1_000).map { TestItem($0) })
+    var weakCells: [() -> ElementCell<TestItem>?] = []
+    do {
+      let cells = (0..<1_000).compactMap { array.cell(for: $0) }
+      for cell in cells { weakCells.append { [weak cell] in cell } }
+      #expect(array.cell(for: 7) === cells[7])
+    }
+    #expect(weakCells.allSatisfy { $0() == nil })
+    let cell = try #require(array.cell(for: 7))
+    #expect(cell.set(TestItem(7, "again")))
+    #expect(array[id: 7]?.text == "again")
+    #expect(array.cell(for: 7) === cell)
+  }
+
+  /// A cell whose last reference goes on another thread is deinitialized on
+  /// the main actor later; meanwhile the array hands out a new cell.
+  @Test func aCellReleasedOffTheMainActorIsNotHandedOutAgain() async throws {
+    let array = ObservableArray((0..<4).map { TestItem($0) })
+    weak var released: ElementCell<TestItem>?
+    do {
+      let cell = try #require(array.cell(for: 2))
+      released = cell
+      await Task.detached { withExtendedLifetime(cell) {} }.value
+    }
+    let fresh = try #require(array.cell(for: 2))
+    #expect(fresh !== released)
+    #expect(fresh.set(TestItem(2, "written")))
+    #expect(array[id: 2]?.text == "written")
+  }
 }

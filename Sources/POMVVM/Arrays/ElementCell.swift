@@ -24,39 +24,30 @@
 /// The array hands out one cell per id at a time, so every view model that
 /// asks for the same element shares the same cell.
 @MainActor
-public final class ElementCell<Element: Identifiable>: MutableObservableCell {
+public final class ElementCell<Element: Identifiable>: _ValueList<Element>, MutableObservableCell {
+  // The cell is one object: it holds the element's value and its observers
+  // itself. Its `detachment` cell, rarely asked for, lives in a side table.
+
   /// The id of the element this cell follows.
-  public let id: Element.ID
+  ///
+  /// - Complexity: O(1).
+  public var id: Element.ID {
+    // Every value the cell takes has this id: writes with another are
+    // refused.
+    _value.id
+  }
 
   /// The array, while the element is in it.
   ///
   /// The cell keeps its array alive.
   @usableFromInline
   var array: ObservableArray<Element>?
-  @usableFromInline
-  var indexHint: Int
-  @usableFromInline
-  let storage: Observable<Element>
-  /// Made on first use: most cells are never asked for it.
-  @usableFromInline
-  var detachedState: Derived<Bool>?
-  /// The last change of the array that this cell already reflects.
-  @usableFromInline
-  let _since: UInt64
 
   @usableFromInline
   init(array: ObservableArray<Element>, index: Int) {
     self.array = array
-    let element = array._elements[index]
-    id = element.id
-    indexHint = index
-    _since = array._changeSequence
-    storage = Observable(element, isDuplicate: array._isUnchanged)
-    storage._setOrigin(.elementCell, fileID: "", line: 0)
-  }
-
-  isolated deinit {
-    array?._forgetCell(for: id, self)
+    super.init(array._elements[index])
+    _setOrigin(.elementCell, fileID: "", line: 0)
   }
 
   /// The element's current value, or its last value once detached.
@@ -69,9 +60,12 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// - Complexity: O(1) to read; O(1) on average to write.
   @inlinable
   public var value: Element {
-    get { storage.value }
+    get {
+      _trackRead()
+      return _value
+    }
     _modify {
-      var newValue = storage._value
+      var newValue = _value
       yield &newValue
       set(newValue)
     }
@@ -84,7 +78,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// an observer of an earlier change is still being called; ``detachment``
   /// tells its observers when the removal is delivered.
   public var isDetached: Bool {
-    storage._trackRead()
+    _trackRead()
     return array == nil
   }
 
@@ -94,9 +88,9 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   /// not called for it (they are called once more only if the removed
   /// element's last value had not reached them yet).
   public var detachment: Derived<Bool> {
-    if let detachedState { return detachedState }
+    if let state = _Detachments.state(of: self) { return state }
     let state = Derived(array == nil)
-    detachedState = state
+    _Detachments.set(state, of: self)
     return state
   }
 
@@ -144,7 +138,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
         fileID: fileID, line: line)
       return false
     }
-    guard let index = array._index(of: id, hint: indexHint) else {
+    guard let index = array._index(of: id) else {
       // The removal is on its way to this cell (an observer wrote during
       // the delivery of an earlier change).
       Diagnostics.report(
@@ -152,7 +146,6 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
         fileID: fileID, line: line)
       return false
     }
-    indexHint = index
     array.replace(at: index, with: newValue)
     return true
   }
@@ -166,7 +159,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   ///   or released.
   /// - Complexity: Amortized O(1) to subscribe and to cancel.
   public func observe(_ handler: @escaping @MainActor (Element) -> Void) -> Subscription {
-    storage._observe(retaining: self, changesOnly: false, handler)
+    _observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change from now on.
@@ -178,7 +171,7 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   ///   or released.
   /// - Complexity: Amortized O(1) to subscribe and to cancel.
   public func observeChanges(_ handler: @escaping @MainActor (Element) -> Void) -> Subscription {
-    storage._observe(retaining: self, changesOnly: true, handler)
+    _observe(retaining: self, changesOnly: true, handler)
   }
 
   /// Leaves the array, whose mutation removed the element.
@@ -187,41 +180,23 @@ public final class ElementCell<Element: Identifiable>: MutableObservableCell {
   @inlinable
   func _leave() {
     array = nil
-    if let tracking = storage._tracking { tracking.changed() }
-  }
-
-  /// Takes the element's value from a change being delivered, quietly.
-  @inlinable
-  func _receiveQuietly(_ element: Element, at index: Int, into touched: inout [_Touched]) {
-    indexHint = index
-    storage._setQuietly(element, into: &touched)
+    if let tracking = _tracking { tracking.changed() }
   }
 
   /// Takes the removed element's last value and marks the detachment,
   /// quietly, when the removal is delivered; the lists whose observers must
   /// be told go to `touched`.
   @usableFromInline
-  func _detachQuietly(lastValue: Element, into touched: inout [_Touched]) {
-    storage._setQuietly(lastValue, into: &touched)
-    detachedState?._node.storage._setQuietly(true, into: &touched)
+  func _detachQuietly(
+    lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?, into touched: inout [_Touched]
+  ) {
+    _store(lastValue, isDuplicate: isUnchanged, into: &touched)
+    _Detachments.state(of: self)?._node.storage._setQuietly(true, into: &touched)
   }
 }
 
 extension ElementCell: _GraphCell {
-  var _graphList: _ObserverListBase { storage }
-}
-
-/// The array's registry entry for a cell: weak, so that a cell lives only
-/// as long as its users.
-@usableFromInline
-struct _WeakElementCell<Element: Identifiable> {
-  @usableFromInline
-  weak var cell: ElementCell<Element>?
-
-  @usableFromInline
-  init(cell: ElementCell<Element>) {
-    self.cell = cell
-  }
+  var _graphList: _ObserverListBase { self }
 }
 
 extension ObservableArray {
@@ -242,12 +217,15 @@ extension ObservableArray {
   /// - Returns: The cell, or `nil` if no element has that id.
   /// - Complexity: O(1) on average.
   public func cell(for id: Element.ID) -> ElementCell<Element>? {
-    if let existing = _cells[id]?.cell {
+    if let existing = _cells.cell(for: id) {
       return existing
     }
     guard let index = _index(of: id) else { return nil }
     let cell = ElementCell(array: self, index: index)
-    _cells[id] = _WeakElementCell(cell: cell)
+    _cells.insert(cell)
+    if _isDelivering {
+      _cellsMadeMidDelivery[ObjectIdentifier(cell)] = _changeSequence
+    }
     return cell
   }
 
@@ -294,12 +272,6 @@ extension ObservableArray {
     cell(for: id)?.projection(keyPath, fileID: fileID, line: line)
   }
 
-  func _forgetCell(for id: Element.ID, _ cell: ElementCell<Element>) {
-    if let entry = _cells[id], entry.cell == nil || entry.cell === cell {
-      _cells[id] = nil
-    }
-  }
-
   /// Takes the cells of the elements that a mutation removed out of the
   /// registry, at once.
   ///
@@ -309,20 +281,21 @@ extension ObservableArray {
   func _releaseCells(leaving changeSet: ChangeSet<Element>) -> [_LeavingCell<Element>] {
     var leaving: [_LeavingCell<Element>] = []
     if let reload = changeSet.reload {
-      let gone = _cells.keys.filter { _idIndex.find($0, in: _elements) == nil }
+      var gone = Set<Element.ID>()
+      for cell in _cells.liveCells where _idIndex.find(cell.id, in: _elements) == nil {
+        gone.insert(cell.id)
+      }
       guard !gone.isEmpty else { return [] }
-      let goneSet = Set(gone)
-      for element in reload.old where goneSet.contains(element.id) {
-        if let cell = _cells.removeValue(forKey: element.id)?.cell {
+      for element in reload.old where gone.contains(element.id) {
+        if let cell = _cells.remove(element.id) {
           cell._leave()
           leaving.append(_LeavingCell(cell: cell, lastValue: element))
         }
       }
-      for id in gone { _cells[id] = nil }
       return leaving
     }
     for removal in changeSet.removals {
-      if let cell = _cells.removeValue(forKey: removal.element.id)?.cell {
+      if let cell = _cells.remove(removal.element.id) {
         cell._leave()
         leaving.append(_LeavingCell(cell: cell, lastValue: removal.element))
       }
@@ -330,11 +303,21 @@ extension ObservableArray {
     return leaving
   }
 
+  /// Whether `cell`, made while changes waited, already reflects `pending`.
+  @inlinable
+  func _reflects(_ cell: ElementCell<Element>, _ pending: _PendingChange<Element>) -> Bool {
+    guard !_cellsMadeMidDelivery.isEmpty,
+      let since = _cellsMadeMidDelivery[ObjectIdentifier(cell)]
+    else { return false }
+    return since >= pending.sequence
+  }
+
   /// Brings the element cells up to date with a change, quietly.
   @inlinable
   func _updateCells(for pending: _PendingChange<Element>, into touched: inout [_Touched]) {
     for leaving in pending.leaving {
-      leaving.cell._detachQuietly(lastValue: leaving.lastValue, into: &touched)
+      leaving.cell._detachQuietly(
+        lastValue: leaving.lastValue, isUnchanged: _isUnchanged, into: &touched)
     }
     guard !_cells.isEmpty else { return }
     let change = pending.change
@@ -345,18 +328,16 @@ extension ObservableArray {
       for (index, element) in change.newElements.enumerated() {
         present[element.id] = index
       }
-      for entry in _cells.values {
-        guard let cell = entry.cell, cell._since < pending.sequence,
-          let index = present[cell.id]
-        else { continue }
-        cell._receiveQuietly(change.newElements[index], at: index, into: &touched)
+      for cell in _cells.liveCells {
+        guard !_reflects(cell, pending), let index = present[cell.id] else { continue }
+        cell._store(change.newElements[index], isDuplicate: _isUnchanged, into: &touched)
       }
       return
     }
     for update in changeSet.updates {
-      guard let cell = _cells[update.newElement.id]?.cell, cell._since < pending.sequence
+      guard let cell = _cells.cell(for: update.newElement.id), !_reflects(cell, pending)
       else { continue }
-      cell._receiveQuietly(update.newElement, at: update.newIndex, into: &touched)
+      cell._store(update.newElement, isDuplicate: _isUnchanged, into: &touched)
     }
   }
 }

@@ -56,7 +56,11 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   let _observers = EventStream<ArrayChange<Element>>()
   @usableFromInline
-  var _cells: [Element.ID: _WeakElementCell<Element>] = [:]
+  var _cells = _CellTable<Element>()
+  /// The element cells made while changes waited to be delivered, with the
+  /// last change each already reflects; emptied when the queue drains.
+  @usableFromInline
+  var _cellsMadeMidDelivery: [ObjectIdentifier: UInt64] = [:]
   @usableFromInline
   var _aggregates: [_WeakAggregate<Element>] = []
   /// The number of changes published so far; each change is numbered.
@@ -221,7 +225,10 @@ public final class ObservableArray<Element: Identifiable> {
       return
     }
     _isDelivering = true
-    defer { _isDelivering = false }
+    defer {
+      _isDelivering = false
+      if !_cellsMadeMidDelivery.isEmpty { _cellsMadeMidDelivery.removeAll() }
+    }
     _deliver(change)
     guard !_pending.isEmpty else { return }
     var next = 0

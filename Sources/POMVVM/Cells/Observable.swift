@@ -33,11 +33,7 @@
 /// - Note: A ``Subscription`` does not keep the cell alive; when the cell is
 ///   deallocated, its observations end.
 @MainActor
-public final class Observable<Value>: _ObserverList<Value>, MutableObservableCell {
-  @usableFromInline
-  @exclusivity(unchecked)
-  var _value: Value
-
+public final class Observable<Value>: _ValueList<Value>, MutableObservableCell {
   @usableFromInline
   let _isDuplicate: ((Value, Value) -> Bool)?
 
@@ -56,9 +52,8 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
     _ value: Value, isDuplicate: ((Value, Value) -> Bool)?,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    _value = value
     _isDuplicate = isDuplicate
-    super.init()
+    super.init(value)
     _setOrigin(.cell, fileID: fileID, line: line)
   }
 
@@ -139,28 +134,14 @@ public final class Observable<Value>: _ObserverList<Value>, MutableObservableCel
   @inlinable
   @discardableResult
   func _setQuietly(_ newValue: Value) -> Bool {
-    if let isDuplicate = _isDuplicate, isDuplicate(_value, newValue) { return false }
-    _value = newValue
-    _generation &+= 1
-    if let tracking = _tracking { tracking.changed() }
-    _invalidateDependents()
-    return true
+    _store(newValue, isDuplicate: _isDuplicate)
   }
 
   /// Stores a value quietly and, if it changed, remembers this cell among
   /// the lists whose observers are told later.
   @inlinable
   func _setQuietly(_ newValue: Value, into touched: inout [_Touched]) {
-    if _setQuietly(newValue) {
-      touched.append(_Touched(self))
-    }
-  }
-
-  override var _valueDescription: String? { _shortDescription(_value) }
-
-  @usableFromInline
-  override func _publishCurrent() {
-    _publish(_value, supersedable: true)
+    _store(newValue, isDuplicate: _isDuplicate, into: &touched)
   }
 
   /// Sets the value; a stored cell always accepts.

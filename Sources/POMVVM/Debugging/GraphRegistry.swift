@@ -154,8 +154,8 @@ extension ObservableArray: _GraphArray {
   var _graphElementTypeName: String { _typeName(Element.self, qualified: false) }
 
   var _graphChildren: (cells: [_ObserverListBase], aggregates: [_ObserverListBase]) {
-    let cells = _cells.values.compactMap(\.cell)
-      .map { (index: _index(of: $0.id) ?? Int.max, list: $0.storage) }
+    let cells = _cells.liveCells
+      .map { (index: _index(of: $0.id) ?? Int.max, list: $0) }
       .sorted { $0.index < $1.index }
       .map { $0.list as _ObserverListBase }
     let aggregates = _aggregates.compactMap { entry -> _ObserverListBase? in

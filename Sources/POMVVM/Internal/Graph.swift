@@ -300,9 +300,9 @@ extension ObservableCell {
   /// The cell's storage, if it is one of the kit's cells that store their
   /// value (stored cells, element cells): it can be read without pulling.
   @usableFromInline
-  var _storageIfStored: Observable<Value>? {
+  var _storageIfStored: _ValueList<Value>? {
     guard let cell = _graphCell(of: self), cell._graphNode == nil else { return nil }
-    return cell._graphList as? Observable<Value>
+    return cell._graphList as? _ValueList<Value>
   }
 
   /// Subscribes to changes without caring about the value (for sources that

@@ -27,7 +27,8 @@ public class _ObserverListBase {
   @exclusivity(unchecked)
   final var _kind = _GraphKind.cell
 
-  /// Bit 0: the list is traced; bit 1: it has a label.
+  /// Bit 0: the list is traced; bit 1: it has a label; bit 2: it has a
+  /// detachment cell.
   @usableFromInline
   @exclusivity(unchecked)
   final var _flags: UInt8
@@ -82,6 +83,12 @@ public class _ObserverListBase {
     set { _flags = newValue ? _flags | 2 : _flags & ~2 }
   }
 
+  /// Whether the list, an element cell, has a cell in ``_Detachments``.
+  final var _hasDetachment: Bool {
+    get { _flags & 4 != 0 }
+    set { _flags = newValue ? _flags | 4 : _flags & ~4 }
+  }
+
   @usableFromInline
   init() {
     _flags = PropagationTrace._isOn ? 1 : 0
@@ -91,6 +98,7 @@ public class _ObserverListBase {
   isolated deinit {
     _LiveLists.remove(self)
     if _hasLabel { _Labels.remove(self) }
+    if _hasDetachment { _Detachments.remove(self) }
     _detachAll()
   }
 

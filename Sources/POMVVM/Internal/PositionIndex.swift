@@ -173,11 +173,8 @@ struct _PositionIndex<Element: Identifiable> {
     _slots[slot] = position
   }
 
-  /// The slot where the search for `id` starts: the hash scaled to the
-  /// capacity, which need not be a power of two.
   @inlinable
   static func _home(of id: Element.ID, _ capacity: Int) -> Int {
-    let hash = UInt64(UInt32(truncatingIfNeeded: id.hashValue))
-    return Int(truncatingIfNeeded: (hash &* UInt64(capacity)) >> 32)
+    _homeSlot(of: id, capacity)
   }
 }

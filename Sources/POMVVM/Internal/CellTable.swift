@@ -1,0 +1,151 @@
+/// The element cells of an ``ObservableArray``, by id, held weakly so that
+/// a cell lives only as long as its users.
+///
+/// An open-addressing table of weak references, keyed through the cells'
+/// own ids: 9 bytes a slot, where a `[ID: weak cell]` takes 16 and more for
+/// a larger id. A cell that dies leaves its slot behind, dead: lookups pass
+/// over it, an insertion takes it over, and the table drops the dead when
+/// it grows. So a cell's release does not touch the array, which need not
+/// be on hand when the last reference goes.
+@MainActor
+@usableFromInline
+struct _CellTable<Element: Identifiable> {
+  @usableFromInline
+  struct _Slot {
+    @usableFromInline
+    weak var cell: ElementCell<Element>?
+
+    @inlinable
+    init() {}
+  }
+
+  @usableFromInline
+  var _slots: [_Slot] = []
+  /// Per slot: 0 never used, 1 used (its cell may have died since), 2
+  /// removed.
+  @usableFromInline
+  var _states: [UInt8] = []
+  /// Slots that are not free, which bounds the probe runs.
+  @usableFromInline
+  var _taken = 0
+
+  @inlinable
+  init() {}
+
+  /// Whether no cell was ever kept since the table last grew.
+  @inlinable
+  var isEmpty: Bool { _taken == 0 }
+
+  /// The live cell for `id`.
+  ///
+  /// - Complexity: O(1) on average.
+  @inlinable
+  func cell(for id: Element.ID) -> ElementCell<Element>? {
+    guard _taken != 0 else { return nil }
+    let capacity = _slots.count
+    var slot = _homeSlot(of: id, capacity)
+    while true {
+      switch _states[slot] {
+      case 0: return nil
+      case 1: if let cell = _slots[slot].cell, cell.id == id { return cell }
+      default: break
+      }
+      slot = slot &+ 1 == capacity ? 0 : slot &+ 1
+    }
+  }
+
+  /// Keeps `cell`, whose id has no live cell in the table.
+  ///
+  /// - Complexity: Amortized O(1).
+  mutating func insert(_ cell: ElementCell<Element>) {
+    if (_taken + 1) * 4 > _slots.count * 3 {
+      _grow(adding: cell)
+      return
+    }
+    let capacity = _slots.count
+    var slot = _homeSlot(of: cell.id, capacity)
+    while _states[slot] == 1 && _slots[slot].cell != nil {
+      slot = slot &+ 1 == capacity ? 0 : slot &+ 1
+    }
+    if _states[slot] != 1 { _taken += _states[slot] == 0 ? 1 : 0 }
+    _states[slot] = 1
+    _slots[slot].cell = cell
+  }
+
+  /// Takes the live cell for `id` out of the table.
+  ///
+  /// - Complexity: O(1) on average.
+  mutating func remove(_ id: Element.ID) -> ElementCell<Element>? {
+    guard _taken != 0 else { return nil }
+    let capacity = _slots.count
+    var slot = _homeSlot(of: id, capacity)
+    while _states[slot] != 0 {
+      if _states[slot] == 1, let cell = _slots[slot].cell, cell.id == id {
+        _states[slot] = 2
+        _slots[slot].cell = nil
+        return cell
+      }
+      slot = slot &+ 1 == capacity ? 0 : slot &+ 1
+    }
+    return nil
+  }
+
+  /// The live cells, in no particular order.
+  ///
+  /// - Complexity: O(*n*) in the table's size.
+  @usableFromInline
+  var liveCells: [ElementCell<Element>] {
+    var cells: [ElementCell<Element>] = []
+    for slot in _slots.indices where _states[slot] == 1 {
+      if let cell = _slots[slot].cell { cells.append(cell) }
+    }
+    return cells
+  }
+
+  /// Rebuilds the table with the live cells and `cell`, without the dead,
+  /// half full: 12 to 18 bytes a cell.
+  mutating func _grow(adding cell: ElementCell<Element>) {
+    let cells = liveCells + [cell]
+    let capacity = Swift.max(8, cells.count * 2)
+    _slots = [_Slot](repeating: _Slot(), count: capacity)
+    _states = [UInt8](repeating: 0, count: capacity)
+    _taken = cells.count
+    for cell in cells {
+      var slot = _homeSlot(of: cell.id, capacity)
+      while _states[slot] != 0 {
+        slot = slot &+ 1 == capacity ? 0 : slot &+ 1
+      }
+      _states[slot] = 1
+      _slots[slot].cell = cell
+    }
+  }
+}
+
+/// The slot where the search for `id` starts in a table of `capacity`
+/// slots: the hash scaled to the capacity, which need not be a power of two.
+@inlinable
+func _homeSlot<ID: Hashable>(of id: ID, _ capacity: Int) -> Int {
+  let hash = UInt64(UInt32(truncatingIfNeeded: id.hashValue))
+  return Int(truncatingIfNeeded: (hash &* UInt64(capacity)) >> 32)
+}
+
+/// The ``ElementCell/detachment`` cells, made on first use: most element
+/// cells are never asked for one, so it has no field of its own.
+@MainActor
+enum _Detachments {
+  @exclusivity(unchecked)
+  private static var states: [ObjectIdentifier: Derived<Bool>] = [:]
+
+  static func set(_ state: Derived<Bool>, of list: _ObserverListBase) {
+    states[ObjectIdentifier(list)] = state
+    list._hasDetachment = true
+  }
+
+  static func state(of list: _ObserverListBase) -> Derived<Bool>? {
+    list._hasDetachment ? states[ObjectIdentifier(list)] : nil
+  }
+
+  static func remove(_ list: _ObserverListBase) {
+    states[ObjectIdentifier(list)] = nil
+  }
+}

@@ -1,0 +1,68 @@
+/// An observer list that holds a value: the storage of stored cells
+/// (``Observable``) and of element cells (``ElementCell``), in the cell's
+/// own object.
+///
+/// Not API: use ``Observable`` or ``ElementCell``.
+@MainActor
+public class _ValueList<Value>: _ObserverList<Value> {
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _value: Value
+
+  @usableFromInline
+  init(_ value: Value) {
+    _value = value
+    super.init()
+  }
+
+  override final var _valueDescription: String? { _shortDescription(_value) }
+
+  @usableFromInline
+  override final func _publishCurrent() {
+    _publish(_value, supersedable: true)
+  }
+
+  /// Stores a value without notifying anyone yet, marking the derived cells
+  /// that read it.
+  ///
+  /// - Parameters:
+  ///   - newValue: The value.
+  ///   - isDuplicate: The duplicate policy; `nil` stores every value.
+  /// - Returns: Whether the value changed.
+  @inlinable
+  final func _store(_ newValue: Value, isDuplicate: ((Value, Value) -> Bool)?) -> Bool {
+    if let isDuplicate, isDuplicate(_value, newValue) { return false }
+    _value = newValue
+    _generation &+= 1
+    if let tracking = _tracking { tracking.changed() }
+    _invalidateDependents()
+    return true
+  }
+
+  /// Stores a value quietly and, if it changed, remembers this list among
+  /// the lists whose observers are told later.
+  @inlinable
+  final func _store(
+    _ newValue: Value, isDuplicate: ((Value, Value) -> Bool)?, into touched: inout [_Touched]
+  ) {
+    if _store(newValue, isDuplicate: isDuplicate) {
+      touched.append(_Touched(self))
+    }
+  }
+
+  /// Observes on behalf of the cell that owns this storage: the
+  /// subscription keeps `owner` alive, so that a cell (``Derived``,
+  /// ``ProjectedCell``, ``ElementCell``, ``ArrayCount``) lives as long as
+  /// someone observes it, even if nothing else holds it.
+  final func _observe(
+    retaining owner: AnyObject, changesOnly: Bool,
+    _ handler: @escaping @MainActor (Value) -> Void
+  ) -> Subscription {
+    let node = _add { value in
+      extendLifetime(owner)
+      handler(value)
+    }
+    if !changesOnly { handler(_value) }
+    return node
+  }
+}
