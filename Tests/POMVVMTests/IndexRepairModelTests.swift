@@ -1,6 +1,7 @@
-import POMVVM
 import TestSupport
 import Testing
+
+@testable import POMVVM
 
 /// The id index stays exact through insertions and removals at both ends
 /// and in the middle, moves, replacements and diffs, interleaved with writes
@@ -158,4 +159,38 @@ private struct Colliding: Identifiable, Equatable {
   let id: ID
 
   init(id: Int) { self.id = ID(value: id) }
+}
+
+/// The base that keeps positions relative moves with every insert or removal
+/// at the top; when it would leave its range, one pass brings it back.
+@MainActor
+@Suite("Id index base")
+struct PositionIndexBaseTests {
+  @Test(arguments: [1, -1])
+  func theBaseComesBackToTheMiddleWhenItRunsOut(direction: Int) {
+    var elements = (0..<50).map { TestItem($0) }
+    var index = _PositionIndex(elements)
+    // Put the base one step from the edge it moves toward, keeping every
+    // slot's meaning.
+    let target = direction > 0 ? 1 : 2 * _PositionIndex<TestItem>._middle - 1
+    let step = UInt32(truncatingIfNeeded: target &- index._base)
+    index._slots = index._slots.map { $0 == .max ? $0 : $0 &+ step }
+    index._base = target
+    #expect(elements.indices.allSatisfy { index.find(elements[$0].id, in: elements) == $0 })
+    for id in 100..<104 {
+      if direction > 0 {
+        elements.insert(TestItem(id), at: 0)
+        index.shiftSuffix(from: 0, by: 1, keeping: 0, in: elements)
+        index.insert(TestItem.ID(id), at: 0, in: elements)
+      } else {
+        let removed = elements.remove(at: 0)
+        index.remove(removed.id, at: 0, in: [removed] + elements)
+        index.shiftSuffix(from: 1, by: -1, keeping: 0, in: elements)
+      }
+    }
+    #expect(index._base > 1 && index._base < 2 * _PositionIndex<TestItem>._middle - 1)
+    let misplaced = elements.indices.filter { index.find(elements[$0].id, in: elements) != $0 }
+    #expect(misplaced.isEmpty)
+    #expect(index.find(-1, in: elements) == nil)
+  }
 }

@@ -12,7 +12,7 @@ extension ObservableArray {
       "ObservableArray: insertion index \(index) is out of range 0...\(_elements.count)")
     _checkAbsent(element.id)
     _elements.insert(element, at: index)
-    _idIndex.shift(index..<(_elements.count - 1), by: 1) { self._elements[$0 + 1].id }
+    _idIndex.shiftSuffix(from: index, by: 1, keeping: index, in: _elements)
     _idIndex.insert(element.id, at: index, in: _elements)
     _publish(ChangeSet(insertions: [.init(index: index, element: element)]))
   }
@@ -55,7 +55,7 @@ extension ObservableArray {
       "ObservableArray: removal index \(index) is out of range 0..<\(_elements.count)")
     _idIndex.remove(_elements[index].id, at: index, in: _elements)
     let element = _elements.remove(at: index)
-    _idIndex.shift((index + 1)..<(_elements.count + 1), by: -1) { self._elements[$0 - 1].id }
+    _idIndex.shiftSuffix(from: index + 1, by: -1, keeping: index, in: _elements)
     _publish(ChangeSet(removals: [.init(index: index, element: element)]))
     return element
   }
@@ -246,7 +246,8 @@ extension ObservableArray {
     for position in middle.prefix..<middle.oldEnd {
       _idIndex.remove(old[position].id, at: position, in: old)
     }
-    _idIndex.shift(middle.oldEnd..<old.count, by: middle.newEnd - middle.oldEnd) { old[$0].id }
+    _idIndex.shiftSuffix(
+      from: middle.oldEnd, by: middle.newEnd - middle.oldEnd, keeping: middle.prefix, in: _elements)
     for position in middle.prefix..<middle.newEnd {
       _idIndex.insert(_elements[position].id, at: position, in: _elements)
     }

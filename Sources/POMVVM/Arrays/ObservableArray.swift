@@ -196,13 +196,10 @@ public final class ObservableArray<Element: Identifiable> {
 
   // MARK: - Internals shared by the mutations
 
-  /// The index of `id`, checking `hint` first.
+  /// The index of `id`.
   @inlinable
-  func _index(of id: Element.ID, hint: Int? = nil) -> Int? {
-    if let hint, hint >= 0, hint < _elements.count, _elements[hint].id == id {
-      return hint
-    }
-    return _idIndex.find(id, in: _elements)
+  func _index(of id: Element.ID) -> Int? {
+    _idIndex.find(id, in: _elements)
   }
 
   /// Publishes a change.

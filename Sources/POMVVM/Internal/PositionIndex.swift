@@ -7,27 +7,42 @@
 /// at most three quarters full, it costs 5.3 to 8 bytes per element (a
 /// `[ID: Int]` costs 21 to 43).
 ///
-/// Positions are kept exact. A mutation that shifts elements renumbers
-/// their slots: one by one, through their ids, when few moved; by one pass
-/// over the slots otherwise. Either way the cost stays within that of the
-/// array's own shift.
+/// Positions are kept exact, relative to a base: a slot holds
+/// `position + base`. A mutation that shifts elements renumbers the side
+/// that is smaller — the elements that moved, or, when they run to the end,
+/// the ones before them, after moving the base, which moves every position
+/// at once. The renumbering goes one slot at a time, through the ids, when
+/// few slots change, and in one pass over the slots otherwise. So inserts
+/// and removals at either end cost O(1) here, and any shift at most what
+/// the array's own shift costs.
 @usableFromInline
 struct _PositionIndex<Element: Identifiable> {
-  /// Positions, or ``_empty``.
+  /// Positions plus ``_base``, or ``_empty``.
   @usableFromInline
   var _slots: [UInt32]
 
   @usableFromInline
   var _count: Int
 
+  /// What every slot adds to its position; kept within `0...2 * _middle`,
+  /// so that a slot never reaches ``_empty``.
+  @usableFromInline
+  var _base: Int
+
   @usableFromInline
   static var _empty: UInt32 { .max }
+
+  /// Where the base starts: as many inserts at the top as removals from it
+  /// fit before the slots need a pass to bring the base back.
+  @usableFromInline
+  static var _middle: Int { 1 << 30 }
 
   /// An index of `elements`, stopping on a duplicate id.
   @inlinable
   init(_ elements: [Element]) {
     _slots = []
     _count = 0
+    _base = Self._middle
     _rebuild(elements, capacity: elements.count + elements.count / 2)
   }
 
@@ -40,9 +55,10 @@ struct _PositionIndex<Element: Identifiable> {
     guard _count != 0 else { return nil }
     var slot = Self._home(of: id, capacity)
     while true {
-      let position = _slots[slot]
-      if position == Self._empty { return nil }
-      if elements[Int(position)].id == id { return Int(position) }
+      let stored = _slots[slot]
+      if stored == Self._empty { return nil }
+      let position = Int(stored) &- _base
+      if elements[position].id == id { return position }
       slot &+= 1
       if slot == capacity { slot = 0 }
     }
@@ -62,13 +78,11 @@ struct _PositionIndex<Element: Identifiable> {
   /// - Complexity: Amortized O(1).
   @inlinable
   mutating func insert(_ id: Element.ID, at position: Int, in elements: [Element]) {
-    precondition(
-      position < Int(Self._empty), "ObservableArray: more than \(Self._empty - 1) elements")
     if !canHold(_count + 1) {
       _rebuild(elements, capacity: Swift.max(8, (_count + 1) * 2))
       return
     }
-    _place(UInt32(position), home: Self._home(of: id, _slots.count))
+    _place(_stored(position), home: Self._home(of: id, _slots.count))
     _count += 1
   }
 
@@ -79,11 +93,7 @@ struct _PositionIndex<Element: Identifiable> {
   @inlinable
   mutating func remove(_ id: Element.ID, at position: Int, in elements: [Element]) {
     let capacity = _slots.count
-    var hole = Self._home(of: id, capacity)
-    while _slots[hole] != UInt32(position) {
-      precondition(_slots[hole] != Self._empty, "ObservableArray: id index out of step")
-      hole = hole &+ 1 == capacity ? 0 : hole &+ 1
-    }
+    var hole = _slot(of: id, storing: _stored(position))
     // Backward-shift deletion: pull later entries of the run into the hole
     // when their home is not between the hole and them.
     var next = hole
@@ -91,7 +101,7 @@ struct _PositionIndex<Element: Identifiable> {
       next = next &+ 1 == capacity ? 0 : next &+ 1
       let moved = _slots[next]
       if moved == Self._empty { break }
-      let home = Self._home(of: elements[Int(moved)].id, capacity)
+      let home = Self._home(of: elements[Int(moved) &- _base].id, capacity)
       let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
       if stays { continue }
       _slots[hole] = moved
@@ -99,6 +109,34 @@ struct _PositionIndex<Element: Identifiable> {
     }
     _slots[hole] = Self._empty
     _count -= 1
+  }
+
+  /// Renumbers after the elements from `lower` to the end moved by `delta`,
+  /// while those before `prefixEnd` stayed; the index holds no other.
+  ///
+  /// - Parameters:
+  ///   - lower: Where the moved elements started.
+  ///   - delta: How far they moved.
+  ///   - prefixEnd: How many elements at the start stayed.
+  ///   - elements: The elements, moved.
+  /// - Complexity: O(min(*k*, *p*)) on average, for *k* moved elements and
+  ///   *p* that stayed; at most one pass over the slots.
+  @inlinable
+  mutating func shiftSuffix(
+    from lower: Int, by delta: Int, keeping prefixEnd: Int, in elements: [Element]
+  ) {
+    let moved = elements.count - (lower + delta)
+    guard moved > 0, delta != 0 else { return }
+    if moved <= prefixEnd {
+      shift(lower..<(lower + moved), by: delta) { elements[$0 + delta].id }
+      return
+    }
+    // Moving the base moves every position; then the prefix moves back.
+    if _base - delta < 0 || _base - delta > 2 * Self._middle {
+      _rebase()
+    }
+    _base -= delta
+    shift(delta..<(prefixEnd + delta), by: -delta) { elements[$0 - delta].id }
   }
 
   /// Renumbers the elements that were at `oldPositions` by `delta`.
@@ -124,53 +162,78 @@ struct _PositionIndex<Element: Identifiable> {
       return
     }
     // Branch-free, so that it vectorizes: an empty slot (`UInt32.max`) is
-    // never in range, since positions stay below it.
-    let lower = UInt32(oldPositions.lowerBound)
+    // never in range, since stored positions stay below it.
+    let lower = _stored(oldPositions.lowerBound)
     let width = UInt32(oldPositions.count)
     let step = UInt32(truncatingIfNeeded: delta)
     _slots.withUnsafeMutableBufferPointer { slots in
       for slot in slots.indices {
-        let position = slots[slot]
-        slots[slot] = position &+ (position &- lower < width ? step : 0)
+        let stored = slots[slot]
+        slots[slot] = stored &+ (stored &- lower < width ? step : 0)
       }
     }
   }
 
   @inlinable
   mutating func _renumber(_ position: Int, _ id: Element.ID, _ delta: Int) {
+    _slots[_slot(of: id, storing: _stored(position))] = _stored(position + delta)
+  }
+
+  /// The slot of `id`, found by what it stores.
+  @inlinable
+  func _slot(of id: Element.ID, storing stored: UInt32) -> Int {
     let capacity = _slots.count
     var slot = Self._home(of: id, capacity)
-    while _slots[slot] != UInt32(position) {
+    while _slots[slot] != stored {
       precondition(_slots[slot] != Self._empty, "ObservableArray: id index out of step")
       slot = slot &+ 1 == capacity ? 0 : slot &+ 1
     }
-    _slots[slot] = UInt32(position + delta)
+    return slot
+  }
+
+  /// What a slot stores for `position`.
+  @inlinable
+  func _stored(_ position: Int) -> UInt32 {
+    UInt32(truncatingIfNeeded: position &+ _base)
+  }
+
+  /// Brings the base back to the middle, in one pass over the slots.
+  @inlinable
+  mutating func _rebase() {
+    let step = UInt32(truncatingIfNeeded: Self._middle &- _base)
+    _slots.withUnsafeMutableBufferPointer { slots in
+      for slot in slots.indices where slots[slot] != Self._empty {
+        slots[slot] &+= step
+      }
+    }
+    _base = Self._middle
   }
 
   /// Indexes `elements` afresh in a table of `capacity` slots.
   @inlinable
   mutating func _rebuild(_ elements: [Element], capacity: Int) {
     precondition(
-      elements.count < Int(Self._empty), "ObservableArray: more than \(Self._empty - 1) elements")
+      elements.count < Self._middle, "ObservableArray: more than \(Self._middle - 1) elements")
     _slots = [UInt32](repeating: Self._empty, count: Swift.max(8, capacity))
     _count = 0
+    _base = Self._middle
     for (position, element) in elements.enumerated() {
       precondition(
         find(element.id, in: elements) == nil, "ObservableArray: duplicate id \(element.id)")
-      _place(UInt32(position), home: Self._home(of: element.id, _slots.count))
+      _place(_stored(position), home: Self._home(of: element.id, _slots.count))
       _count += 1
     }
   }
 
-  /// Stores a position in the first free slot from `home` on.
+  /// Stores a value in the first free slot from `home` on.
   @inlinable
-  mutating func _place(_ position: UInt32, home: Int) {
+  mutating func _place(_ stored: UInt32, home: Int) {
     let capacity = _slots.count
     var slot = home
     while _slots[slot] != Self._empty {
       slot = slot &+ 1 == capacity ? 0 : slot &+ 1
     }
-    _slots[slot] = position
+    _slots[slot] = stored
   }
 
   @inlinable
