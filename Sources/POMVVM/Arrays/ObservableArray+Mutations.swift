@@ -234,12 +234,16 @@ extension ObservableArray {
 
   /// Brings the id index up to date after a diff: the common prefix keeps
   /// its positions, the common suffix shifts, and the middle is indexed
-  /// afresh — or everything, after a reload or when the table must grow.
+  /// afresh — or everything, after a reload, when the middle is most of the
+  /// array, or when the table must grow.
   @inlinable
   func _reindex(
     from old: [Element], middle: (prefix: Int, oldEnd: Int, newEnd: Int), reload: Bool
   ) {
-    if reload || !_idIndex.canHold(_elements.count) {
+    // A middle that is most of the array is cheaper to index afresh than
+    // to take out and put back one id at a time.
+    let middleSize = middle.oldEnd + middle.newEnd - 2 * middle.prefix
+    if reload || middleSize > _elements.count / 2 || !_idIndex.canHold(_elements.count) {
       _idIndex = _PositionIndex(_elements)
       return
     }

@@ -217,10 +217,18 @@ struct _PositionIndex<Element: Identifiable> {
     _slots = [UInt32](repeating: Self._empty, count: Swift.max(8, capacity))
     _count = 0
     _base = Self._middle
+    let slotCount = _slots.count
     for (position, element) in elements.enumerated() {
-      precondition(
-        find(element.id, in: elements) == nil, "ObservableArray: duplicate id \(element.id)")
-      _place(_stored(position), home: Self._home(of: element.id, _slots.count))
+      // One walk from the id's home both finds a free slot and meets any
+      // element with the same id on the way.
+      var slot = Self._home(of: element.id, slotCount)
+      while _slots[slot] != Self._empty {
+        precondition(
+          elements[Int(_slots[slot]) &- _base].id != element.id,
+          "ObservableArray: duplicate id \(element.id)")
+        slot = slot &+ 1 == slotCount ? 0 : slot &+ 1
+      }
+      _slots[slot] = _stored(position)
       _count += 1
     }
   }
