@@ -123,15 +123,26 @@ public final class Store<Element: Identifiable> {
   /// - Throws: ``StoreError`` if the file exists but cannot be read, is not
   ///   a valid store file (which includes two elements with the same id) or
   ///   another store has it open; the file is left untouched.
-  public init(
+  public convenience init(
     contentsOf fileURL: URL, fileID: StaticString = #fileID, line: UInt = #line
+  ) throws(StoreError)
+  where Element: Codable & Sendable {
+    try self.init(contentsOf: fileURL, saveDelay: Self.saveDelay, fileID: fileID, line: line)
+  }
+
+  /// Creates a store kept in a JSON file whose bursts of changes wait
+  /// `saveDelay` for more before they are written (tests of coalescing use
+  /// a long one, so that a slow run's burst is still one).
+  init(
+    contentsOf fileURL: URL, saveDelay: DispatchTimeInterval, fileID: StaticString,
+    line: UInt
   ) throws(StoreError)
   where Element: Codable & Sendable {
     self.fileID = fileID
     self.line = line
     let file = _JSONFile(path: fileURL.path)
     let elements = try Self.decode(file.load(), path: file.path)
-    let writer = _StoreWriter<Element>(file: file, delay: Self.saveDelay)
+    let writer = _StoreWriter<Element>(file: file, delay: saveDelay)
     items = ObservableArray(elements, fileID: fileID, line: line)
     saveError = Observable(nil, fileID: fileID, line: line)
     self.fileURL = fileURL
