@@ -1,6 +1,7 @@
 import Foundation
-@testable import POMVVM
 import Testing
+
+@testable import POMVVM
 
 /// When a persistent store saves: in the background, a burst of changes in
 /// one write, everything written by `flush()` and on release, and the
