@@ -32,7 +32,8 @@ struct _CellTable<Element: Identifiable> {
   @inlinable
   init() {}
 
-  /// Whether no cell was ever kept since the table last grew.
+  /// Whether the table never kept a cell: a quick exit for arrays whose
+  /// elements nobody asked a cell for.
   @inlinable
   var isEmpty: Bool { _taken == 0 }
 
