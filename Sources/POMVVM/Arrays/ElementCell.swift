@@ -282,7 +282,7 @@ extension ObservableArray {
     var leaving: [_LeavingCell<Element>] = []
     if let reload = changeSet.reload {
       var gone = Set<Element.ID>()
-      for cell in _cells.liveCells where _idIndex.find(cell.id, in: _elements) == nil {
+      for cell in _cells.liveCells where _index(of: cell.id) == nil {
         gone.insert(cell.id)
       }
       guard !gone.isEmpty else { return [] }

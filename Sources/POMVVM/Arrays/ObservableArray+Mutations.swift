@@ -229,7 +229,7 @@ extension ObservableArray {
   /// Stops on an id that is already present.
   @inlinable
   func _checkAbsent(_ id: Element.ID) {
-    precondition(_idIndex.find(id, in: _elements) == nil, "ObservableArray: duplicate id \(id)")
+    precondition(_index(of: id) == nil, "ObservableArray: duplicate id \(id)")
   }
 
   /// Brings the id index up to date after a diff: the common prefix keeps

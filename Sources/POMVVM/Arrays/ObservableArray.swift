@@ -153,7 +153,7 @@ public final class ObservableArray<Element: Identifiable> {
   /// - Complexity: O(1) on average.
   public func contains(id: Element.ID) -> Bool {
     _observers._trackRead()
-    return _idIndex.find(id, in: _elements) != nil
+    return _index(of: id) != nil
   }
 
   /// Calls `handler` with every change from now on.

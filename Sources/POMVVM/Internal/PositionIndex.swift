@@ -53,7 +53,7 @@ struct _PositionIndex<Element: Identifiable> {
   func find(_ id: Element.ID, in elements: [Element]) -> Int? {
     let capacity = _slots.count
     guard _count != 0 else { return nil }
-    var slot = Self._home(of: id, capacity)
+    var slot = _homeSlot(of: id, capacity)
     while true {
       let stored = _slots[slot]
       if stored == Self._empty { return nil }
@@ -82,7 +82,7 @@ struct _PositionIndex<Element: Identifiable> {
       _rebuild(elements, capacity: Swift.max(8, (_count + 1) * 2))
       return
     }
-    _place(_stored(position), home: Self._home(of: id, _slots.count))
+    _place(_stored(position), home: _homeSlot(of: id, _slots.count))
     _count += 1
   }
 
@@ -101,7 +101,7 @@ struct _PositionIndex<Element: Identifiable> {
       next = next &+ 1 == capacity ? 0 : next &+ 1
       let moved = _slots[next]
       if moved == Self._empty { break }
-      let home = Self._home(of: elements[Int(moved) &- _base].id, capacity)
+      let home = _homeSlot(of: elements[Int(moved) &- _base].id, capacity)
       let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
       if stays { continue }
       _slots[hole] = moved
@@ -183,7 +183,7 @@ struct _PositionIndex<Element: Identifiable> {
   @inlinable
   func _slot(of id: Element.ID, storing stored: UInt32) -> Int {
     let capacity = _slots.count
-    var slot = Self._home(of: id, capacity)
+    var slot = _homeSlot(of: id, capacity)
     while _slots[slot] != stored {
       precondition(_slots[slot] != Self._empty, "ObservableArray: id index out of step")
       slot = slot &+ 1 == capacity ? 0 : slot &+ 1
@@ -221,7 +221,7 @@ struct _PositionIndex<Element: Identifiable> {
     for (position, element) in elements.enumerated() {
       // One walk from the id's home both finds a free slot and meets any
       // element with the same id on the way.
-      var slot = Self._home(of: element.id, slotCount)
+      var slot = _homeSlot(of: element.id, slotCount)
       while _slots[slot] != Self._empty {
         precondition(
           elements[Int(_slots[slot]) &- _base].id != element.id,
@@ -242,10 +242,5 @@ struct _PositionIndex<Element: Identifiable> {
       slot = slot &+ 1 == capacity ? 0 : slot &+ 1
     }
     _slots[slot] = stored
-  }
-
-  @inlinable
-  static func _home(of id: Element.ID, _ capacity: Int) -> Int {
-    _homeSlot(of: id, capacity)
   }
 }
