@@ -155,7 +155,7 @@ final class _ElementLookup<Element: Identifiable> {
       }
     }
     guard let found else { return nil }
-    let storage = output._node.storage
+    let storage = output._node
     return storage._setQuietly(found) ? storage : nil
   }
 }

@@ -191,7 +191,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
     lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?, into touched: inout [_Touched]
   ) {
     _store(lastValue, isDuplicate: isUnchanged, into: &touched)
-    _Detachments.state(of: self)?._node.storage._setQuietly(true, into: &touched)
+    _Detachments.state(of: self)?._node._setQuietly(true, into: &touched)
   }
 }
 

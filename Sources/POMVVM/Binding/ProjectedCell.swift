@@ -15,7 +15,16 @@
 /// item.value.on = false      // on's observers see false
 /// ```
 @MainActor
-public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObservableCell {
+public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList<Field>,
+  MutableObservableCell
+{
+  // The cell is its own graph node: it holds the field's last value, for
+  // its observers, and recomputes it when the base changes. The height
+  // comes first, so that it packs beside a small field.
+
+  @usableFromInline
+  let _nodeHeight: UInt32
+
   /// The cell this one projects from.
   public let base: Base
 
@@ -23,17 +32,51 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObs
   public let keyPath: WritableKeyPath<Base.Value, Field>
 
   @usableFromInline
-  let node: _ProjectionNode<Base, Field>
+  let _isDuplicate: ((Field, Field) -> Bool)?
+
+  /// Reads the field from the base and stores it quietly; whether it
+  /// changed.
+  ///
+  /// Made where the projection is made, so that it runs
+  /// specialised, and it captures nothing, so that it allocates nothing.
+  @usableFromInline
+  let _recomputeField: @MainActor (ProjectedCell) -> Bool
 
   @inlinable
   init(
     base: Base, keyPath: WritableKeyPath<Base.Value, Field>,
     isDuplicate: ((Field, Field) -> Bool)?, fileID: StaticString, line: UInt
   ) {
+    _nodeHeight = UInt32(base._heightOfDependent)
     self.base = base
     self.keyPath = keyPath
-    node = _ProjectionNode(base: base, keyPath: keyPath, isDuplicate: isDuplicate)
-    node.mirror._setOrigin(.projection, fileID: fileID, line: line)
+    _isDuplicate = isDuplicate
+    _recomputeField = { cell in
+      cell._store(cell.base.value[keyPath: cell.keyPath], isDuplicate: cell._isDuplicate)
+    }
+    super.init(_withoutTracking { base.value[keyPath: keyPath] })
+    _setOrigin(.projection, fileID: fileID, line: line)
+    _connect(to: base, at: 0)
+  }
+
+  isolated deinit {
+    _graphCell(of: base)?._graphList._removeDependent(self)
+  }
+
+  override var _height: Int { Int(_nodeHeight) }
+
+  override func _recompute() {
+    if _recomputeField(self) {
+      _needsNotify = true
+    }
+  }
+
+  override func _pullSources() {
+    _graphCell(of: base)?._graphList._updateIfNeeded()
+  }
+
+  override var _sourceLists: [_ObserverListBase] {
+    _graphCell(of: base).map { [$0._graphList] } ?? []
   }
 
   /// The field of the base cell's current value; setting it writes through
@@ -45,13 +88,13 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObs
   @inlinable
   public var value: Field {
     get {
-      node.updateIfNeeded()
-      node.mirror._trackRead()
-      return node.mirror._value
+      _updateIfNeeded()
+      _trackRead()
+      return _value
     }
     _modify {
-      node.updateIfNeeded()
-      var newValue = node.mirror._value
+      _updateIfNeeded()
+      var newValue = _value
       yield &newValue
       set(newValue)
     }
@@ -99,8 +142,8 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObs
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor (Field) -> Void) -> Subscription {
-    node.updateIfNeeded()
-    return node.mirror._observe(retaining: self, changesOnly: false, handler)
+    _updateIfNeeded()
+    return _observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change of the field from now on.
@@ -111,54 +154,14 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: MutableObs
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observeChanges(_ handler: @escaping @MainActor (Field) -> Void) -> Subscription {
-    node.updateIfNeeded()
-    return node.mirror._observe(retaining: self, changesOnly: true, handler)
+    _updateIfNeeded()
+    return _observe(retaining: self, changesOnly: true, handler)
   }
 }
 
 extension ProjectedCell: _GraphCell {
-  var _graphList: _ObserverListBase { node.mirror }
-  var _graphNode: _GraphNode? { node }
-}
+  var _graphList: _ObserverListBase { self }
 
-/// The node behind a ``ProjectedCell``: the field's last value, for its
-/// observers; reads go to the base.
-@MainActor
-@usableFromInline
-final class _ProjectionNode<Base: MutableObservableCell, Field>: _GraphNode {
-  @usableFromInline
-  let mirror: Observable<Field>
-  /// Reads the field from the base's current value without registering an
-  /// Observation read; made where the projection is made, so it runs
-  /// specialised.
-  @usableFromInline
-  let readField: @MainActor () -> Field
-
-  @inlinable
-  init(
-    base: Base, keyPath: WritableKeyPath<Base.Value, Field>,
-    isDuplicate: ((Field, Field) -> Bool)?
-  ) {
-    if let storage = base._storageIfStored {
-      readField = { storage._value[keyPath: keyPath] }
-    } else {
-      readField = { _withoutTracking { base.value[keyPath: keyPath] } }
-    }
-    mirror = Observable(_withoutTracking { base.value[keyPath: keyPath] }, isDuplicate: isDuplicate)
-    super.init(
-      height: base._heightOfDependent, sourceNodes: base._sourceNode.map { [$0] } ?? [])
-    connect(to: base, at: 0)
-  }
-
-  @usableFromInline
-  override var output: _ObserverListBase { mirror }
-
-  @usableFromInline
-  override func recompute() {
-    if mirror._setQuietly(readField()) {
-      needsNotify = true
-    }
-  }
 }
 
 extension MutableObservableCell {

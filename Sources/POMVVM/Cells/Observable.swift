@@ -108,7 +108,7 @@ public final class Observable<Value>: _ValueList<Value>, MutableObservableCell {
       _value = newValue
       _generation &+= 1
       if let tracking = _tracking { tracking.changed() }
-      if _dependents == nil {
+      if case .none = _dependents {
         _publish(newValue, supersedable: true)
       } else {
         _publishToGraph(newValue)

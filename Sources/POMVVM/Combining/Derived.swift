@@ -37,15 +37,15 @@ public final class Derived<Value>: ObservableCell {
   /// Stores a value computed by the cell's owner, notifying observers if it
   /// changed.
   func update(_ newValue: Value) {
-    _node.storage.value = newValue
+    _node._set(newValue)
   }
 
   /// The current value, brought up to date first if a source changed.
   @inlinable
   public var value: Value {
-    _node.updateIfNeeded()
-    _node.storage._trackRead()
-    return _node.storage._value
+    _node._updateIfNeeded()
+    _node._trackRead()
+    return _node._value
   }
 
   /// Calls `handler` with the current value now, then with every change.
@@ -56,8 +56,8 @@ public final class Derived<Value>: ObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
-    _node.updateIfNeeded()
-    return _node.storage._observe(retaining: self, changesOnly: false, handler)
+    _node._updateIfNeeded()
+    return _node._observe(retaining: self, changesOnly: false, handler)
   }
 
   /// Calls `handler` with every change from now on.
@@ -68,29 +68,32 @@ public final class Derived<Value>: ObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observeChanges(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
-    _node.updateIfNeeded()
-    return _node.storage._observe(retaining: self, changesOnly: true, handler)
+    _node._updateIfNeeded()
+    return _node._observe(retaining: self, changesOnly: true, handler)
   }
 }
 
 extension Derived: _GraphCell {
-  var _graphList: _ObserverListBase { _node.storage }
-  var _graphNode: _GraphNode? { _node }
+  var _graphList: _ObserverListBase { _node }
 }
 
-/// The node behind a ``Derived`` cell: its sources, its transform, its
-/// value.
+/// The node behind a ``Derived`` cell, which is also the list that holds its
+/// value and observers: its sources, its transform, its value.
 @MainActor
 @usableFromInline
-final class _DerivedNode<Value>: _GraphNode {
+final class _DerivedNode<Value>: _ValueList<Value> {
   @usableFromInline
-  let storage: Observable<Value>
+  let _isDuplicate: ((Value, Value) -> Bool)?
+  private let height: Int
   /// Keeps the sources alive as long as the cell.
   private let sources: [AnyObject]
+  /// The kit's lists among the sources, which the node is registered with
+  /// as a dependent, in input order.
+  private var registrations: [_ObserverListBase] = []
   /// Recomputes the value and stores it quietly; whether it changed.
-  private let update: ((Observable<Value>) -> Bool)?
+  private let update: ((_DerivedNode<Value>) -> Bool)?
   /// Tells the observers of the value.
-  private let publish: @MainActor (Observable<Value>) -> Void
+  private let publish: @MainActor (_DerivedNode<Value>) -> Void
   private let gate: _CombineGate?
 
   /// Creates the node; see the designated initializer.
@@ -109,7 +112,7 @@ final class _DerivedNode<Value>: _GraphNode {
     self.init(
       initial, isDuplicate: isDuplicate, height: height, sources: sources, gate: gate, kind: kind,
       fileID: fileID, line: line,
-      update: compute.map { compute in { $0._setQuietly(compute()) } },
+      update: compute.map { compute in { $0._store(compute(), isDuplicate: $0._isDuplicate) } },
       publish: { $0._publish($0._value, supersedable: true) })
   }
 
@@ -117,7 +120,7 @@ final class _DerivedNode<Value>: _GraphNode {
   ///
   /// - Parameters:
   ///   - initial: The value before the first computation.
-  ///   - isDuplicate: The output's duplicate policy.
+  ///   - isDuplicate: The duplicate policy.
   ///   - height: The least height, if more than the sources give.
   ///   - sources: The cells read by `compute`, in input order.
   ///   - gate: When to recompute; `nil` recomputes on every change.
@@ -131,44 +134,83 @@ final class _DerivedNode<Value>: _GraphNode {
   init(
     _ initial: Value, isDuplicate: ((Value, Value) -> Bool)?, height: Int?, sources: [AnyObject],
     gate: _CombineGate?, kind: _GraphKind, fileID: StaticString, line: UInt,
-    update: ((Observable<Value>) -> Bool)?,
-    publish: @escaping @MainActor (Observable<Value>) -> Void
+    update: ((_DerivedNode<Value>) -> Bool)?,
+    publish: @escaping @MainActor (_DerivedNode<Value>) -> Void
   ) {
-    storage = Observable(initial, isDuplicate: isDuplicate)
-    storage._setOrigin(kind, fileID: fileID, line: line)
+    _isDuplicate = isDuplicate
     self.sources = sources
     self.update = update
     self.publish = publish
     self.gate = gate
     var height = height ?? 1
-    var nodes: [_GraphNode] = []
     for source in sources {
       guard let cell = source as? any ObservableCell else { continue }
       height = max(height, cell._heightOfDependent)
-      if let node = cell._sourceNode { nodes.append(node) }
     }
-    super.init(height: height, sourceNodes: nodes)
+    self.height = height
+    super.init(initial)
+    _setOrigin(kind, fileID: fileID, line: line)
     for (index, source) in sources.enumerated() {
-      connect(to: source, at: index)
+      if let list = _connect(to: source, at: index) {
+        registrations.append(list)
+      }
     }
   }
 
-  override var output: _ObserverListBase { storage }
+  isolated deinit {
+    for list in registrations {
+      list._removeDependent(self)
+    }
+  }
 
-  override func sourceDidChange(at index: Int) {
+  /// Stores a value computed by the cell's owner and tells the observers,
+  /// unless the duplicate policy drops it.
+  func _set(_ newValue: Value) {
+    guard _store(newValue, isDuplicate: _isDuplicate) else {
+      if _isTraced { PropagationTrace._record(.deduplicated, self, value: newValue) }
+      return
+    }
+    _publishCurrent()
+    _Scheduler.drain()
+  }
+
+  /// Stores a value quietly; whether it changed.
+  @discardableResult
+  func _setQuietly(_ newValue: Value) -> Bool {
+    _store(newValue, isDuplicate: _isDuplicate)
+  }
+
+  /// Stores a value quietly and, if it changed, remembers this cell among
+  /// the lists whose observers are told later.
+  func _setQuietly(_ newValue: Value, into touched: inout [_Touched]) {
+    _store(newValue, isDuplicate: _isDuplicate, into: &touched)
+  }
+
+  override var _height: Int { height }
+
+  override var _sourceLists: [_ObserverListBase] { registrations }
+
+  override func _sourceDidChange(at index: Int) {
     gate?.record(changeOf: index)
   }
 
-  override func recompute() {
-    guard let update else { return }
-    if let gate, !gate.shouldFire() { return }
-    if update(storage) {
-      needsNotify = true
+  override func _pullSources() {
+    for list in registrations {
+      list._updateIfNeeded()
+      if _flags & _NodeFlag.dirty != 0 { break }
     }
   }
 
-  override func publishOutput() {
-    publish(storage)
+  override func _recompute() {
+    guard let update else { return }
+    if let gate, !gate.shouldFire() { return }
+    if update(self) {
+      _needsNotify = true
+    }
+  }
+
+  override func _publishCurrent() {
+    publish(self)
   }
 }
 

@@ -380,9 +380,9 @@ struct _GraphBuilder {
         link(source, id, .subscription)
       }
     }
-    for dependent in list._dependents ?? [] {
+    for dependent in list._dependentEdges {
       let node = dependent.node
-      let output = id(of: node.output)
+      let output = id(of: node)
       // A derived cell's other sources are part of the picture too.
       for other in node._sourceLists {
         link(id(of: other), output, .derivation)

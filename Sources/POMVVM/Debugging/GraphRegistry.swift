@@ -161,7 +161,7 @@ extension ObservableArray: _GraphArray {
     let aggregates = _aggregates.compactMap { entry -> _ObserverListBase? in
       switch entry.owner {
       case let count as ArrayCount<Element>: count.storage
-      case let lookup as _ElementLookup<Element>: lookup.output?._node.storage
+      case let lookup as _ElementLookup<Element>: lookup.output?._node
       default: nil
       }
     }

@@ -1,7 +1,10 @@
 /// The propagation graph: derived cells as nodes, recomputed glitch-free.
 ///
-/// Not API. The rules, which every derived kind (``Derived``, ``ProjectedCell``)
-/// follows:
+/// Not API. A derived cell (``Derived``, ``ProjectedCell``) is one object:
+/// the observer list that holds its value is also its node, with its state
+/// in the list's flag bits (``_NodeFlag``) and its sources and recomputation
+/// in the overrides of ``_ObserverListBase``. The rules, which every derived
+/// kind follows:
 ///
 /// - A cell whose value changes marks the nodes that read it *dirty* and
 ///   every node further down *check* (maybe dirty), and puts them in the
@@ -16,140 +19,99 @@
 /// - A set made while the queue drains (by an observer) drains it again, at
 ///   once, so nested sets are delivered before they return, as they are for
 ///   stored cells.
-@MainActor
 @usableFromInline
-class _GraphNode {
+enum _NodeFlag {
+  /// The node waits in the scheduler's queue.
+  @inlinable static var queued: UInt8 { 1 << 3 }
+  /// A source's source changed: the node may be out of date.
+  @inlinable static var check: UInt8 { 1 << 4 }
+  /// A source changed: the node is out of date.
+  @inlinable static var dirty: UInt8 { 1 << 5 }
+  /// Both state bits; neither set means the node is up to date.
+  @inlinable static var state: UInt8 { check | dirty }
+  /// The recomputed value changed, and the observers are still to be told.
+  @inlinable static var needsNotify: UInt8 { 1 << 6 }
+  /// The node keeps subscriptions in ``_Fallbacks``.
+  @inlinable static var hasFallbacks: UInt8 { 1 << 7 }
+}
+
+extension _ObserverListBase {
+  /// Whether the recomputed value changed and the observers are still to be
+  /// told.
   @usableFromInline
-  enum State: UInt8 {
-    case clean
-    case check
-    case dirty
+  final var _needsNotify: Bool {
+    get { _flags & _NodeFlag.needsNotify != 0 }
+    set { _flags = newValue ? _flags | _NodeFlag.needsNotify : _flags & ~_NodeFlag.needsNotify }
   }
 
-  /// 1 + the greatest height of the node's sources; stored cells are 0.
+  /// Makes this node read `source`, as input number `index`: it becomes a
+  /// dependent of the source's list, or, for a cell that is not the kit's,
+  /// it subscribes to its changes.
+  ///
+  /// - Returns: The list it registered with, which it leaves in its deinit;
+  ///   `nil` for a cell that is not the kit's.
   @usableFromInline
-  final let height: Int
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var state = State.clean
-  @exclusivity(unchecked)
-  final var isQueued = false
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var needsNotify = false
-  /// Where the node waits in the queue among nodes of the same height.
-  @exclusivity(unchecked)
-  final var sequence: UInt64 = 0
-  /// The sources that are themselves nodes, pulled before recomputing.
-  final let sourceNodes: [_GraphNode]
-  /// The lists this node is registered on as a dependent: most nodes read
-  /// one cell, so the first is stored without an array.
-  private final var firstRegistration: _ObserverListBase?
-  private final var moreRegistrations: [_ObserverListBase] = []
-  /// Subscriptions to sources that are not the kit's cells.
-  private final var fallbacks: [Subscription] = []
-
-  @usableFromInline
-  init(height: Int, sourceNodes: [_GraphNode]) {
-    self.height = height
-    self.sourceNodes = sourceNodes
-  }
-
-  isolated deinit {
-    firstRegistration?._removeDependent(self)
-    for list in moreRegistrations {
-      list._removeDependent(self)
-    }
-  }
-
-  /// The list that holds this node's value and observers.
-  @usableFromInline
-  var output: _ObserverListBase { fatalError("abstract") }
-
-  /// Recomputes the value; stores it quietly and sets `needsNotify` if it
-  /// changed.
-  @usableFromInline
-  func recompute() {}
-
-  /// Records which source changed (combiners count changes per source).
-  func sourceDidChange(at index: Int) {}
-
-  /// The lists this node reads, for the live graph.
-  final var _sourceLists: [_ObserverListBase] {
-    (firstRegistration.map { [$0] } ?? []) + moreRegistrations
-  }
-
-  /// Makes `source` an input of this node, as input number `index`.
-  @usableFromInline
-  final func connect(to source: AnyObject, at index: Int) {
+  @discardableResult
+  final func _connect(to source: AnyObject, at index: Int) -> _ObserverListBase? {
     if let cell = _graphCell(of: source) {
       let list = cell._graphList
-      list._addDependent(_Dependent(node: self, index: index))
-      if firstRegistration == nil {
-        firstRegistration = list
-      } else {
-        moreRegistrations.append(list)
-      }
-    } else if let cell = source as? any ObservableCell {
-      fallbacks.append(cell._observeAnyChange { [unowned self] in self.markDirty(from: index) })
+      list._addDependent(self, at: index)
+      return list
     }
+    if let cell = source as? any ObservableCell {
+      _Fallbacks.add(
+        cell._observeAnyChange { [unowned self] in self._markDirty(from: index) }, to: self)
+    }
+    return nil
   }
 
   /// Marks the node dirty because source `index` changed.
-  final func markDirty(from index: Int) {
-    sourceDidChange(at: index)
-    guard state != .dirty else { return }
-    let wasClean = state == .clean
-    state = .dirty
-    if wasClean {
+  final func _markDirty(from index: Int) {
+    _sourceDidChange(at: index)
+    let state = _flags & _NodeFlag.state
+    guard state != _NodeFlag.dirty else { return }
+    _flags = _flags & ~_NodeFlag.state | _NodeFlag.dirty
+    if state == 0 {
       _Scheduler.enqueue(self)
-      output._markDependentsCheck()
+      _markDependentsCheck()
     }
   }
 
   /// Marks the node as maybe dirty: one of its sources' sources changed.
-  final func markCheck() {
-    guard state == .clean else { return }
-    state = .check
+  final func _markCheck() {
+    guard _flags & _NodeFlag.state == 0 else { return }
+    _flags |= _NodeFlag.check
     _Scheduler.enqueue(self)
-    output._markDependentsCheck()
+    _markDependentsCheck()
   }
 
   /// Brings the value up to date, recomputing only if a source changed.
   @inlinable
-  final func updateIfNeeded() {
-    if state != .clean { update() }
+  final func _updateIfNeeded() {
+    if _flags & _NodeFlag.state != 0 { _update() }
   }
 
   @usableFromInline
-  final func update() {
-    if state == .check {
-      for source in sourceNodes {
-        source.updateIfNeeded()
-        if state == .dirty { break }
-      }
-      if state == .check {
-        state = .clean
+  final func _update() {
+    if _flags & _NodeFlag.state == _NodeFlag.check {
+      _pullSources()
+      if _flags & _NodeFlag.state == _NodeFlag.check {
+        _flags &= ~_NodeFlag.state
         return
       }
     }
-    state = .clean
+    _flags &= ~_NodeFlag.state
     _Scheduler.untrackedDepth += 1
-    recompute()
+    _recompute()
     _Scheduler.untrackedDepth -= 1
   }
 
-  /// Tells the observers of the output its current value.
-  func publishOutput() {
-    output._publishCurrent()
-  }
-
   /// Updates the value and tells the observers if it changed.
-  final func flush() {
-    updateIfNeeded()
-    if needsNotify {
-      needsNotify = false
-      publishOutput()
+  final func _flush() {
+    _updateIfNeeded()
+    if _needsNotify {
+      _needsNotify = false
+      _publishCurrent()
     }
   }
 }
@@ -160,8 +122,38 @@ class _GraphNode {
 struct _Dependent {
   /// The node deregisters itself in its deinit, so the list never reaches a
   /// freed node.
-  unowned(unsafe) let node: _GraphNode
+  unowned(unsafe) let node: _ObserverListBase
   let index: Int
+}
+
+/// The edges from a list to the nodes that read it.
+@usableFromInline
+enum _Dependents {
+  case none
+  /// One node, reading the list as its input 0 — a projection or a `map`:
+  /// no array.
+  case one(Unmanaged<_ObserverListBase>)
+  case many(ContiguousArray<_Dependent>)
+}
+
+/// The subscriptions of nodes that read cells which are not the kit's,
+/// found through a flag bit so that other nodes carry no field for them.
+@MainActor
+enum _Fallbacks {
+  @exclusivity(unchecked)
+  private static var subscriptions: [ObjectIdentifier: [Subscription]] = [:]
+
+  static func add(_ subscription: Subscription, to node: _ObserverListBase) {
+    subscriptions[ObjectIdentifier(node), default: []].append(subscription)
+    node._flags |= _NodeFlag.hasFallbacks
+  }
+
+  static func remove(_ node: _ObserverListBase) {
+    // Cancelled after the table is updated: a cancellation may release
+    // other nodes, which come back here.
+    let removed = subscriptions.removeValue(forKey: ObjectIdentifier(node))
+    withExtendedLifetime(removed) {}
+  }
 }
 
 /// The queue of marked nodes, lowest height first, then first marked first.
@@ -174,21 +166,26 @@ enum _Scheduler {
   @exclusivity(unchecked)
   static var untrackedDepth = 0
 
+  private struct Entry {
+    let node: _ObserverListBase
+    let height: Int
+    /// Where the node waits among nodes of the same height.
+    let sequence: UInt64
+  }
+
   @exclusivity(unchecked)
-  private static var heap: [_GraphNode] = []
+  private static var heap: [Entry] = []
   @exclusivity(unchecked)
   private static var nextSequence: UInt64 = 0
 
   /// The only queued node, while just one is: the common case of a set
   /// that one derived cell reads skips the heap.
   @exclusivity(unchecked)
-  private static var only: _GraphNode?
+  private static var only: _ObserverListBase?
 
-  static func enqueue(_ node: _GraphNode) {
-    guard !node.isQueued else { return }
-    node.isQueued = true
-    nextSequence &+= 1
-    node.sequence = nextSequence
+  static func enqueue(_ node: _ObserverListBase) {
+    guard node._flags & _NodeFlag.queued == 0 else { return }
+    node._flags |= _NodeFlag.queued
     if heap.isEmpty {
       guard let first = only else {
         only = node
@@ -201,8 +198,9 @@ enum _Scheduler {
     push(node)
   }
 
-  private static func push(_ node: _GraphNode) {
-    heap.append(node)
+  private static func push(_ node: _ObserverListBase) {
+    nextSequence &+= 1
+    heap.append(Entry(node: node, height: node._height, sequence: nextSequence))
     var child = heap.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
@@ -216,13 +214,13 @@ enum _Scheduler {
   @usableFromInline
   static func drain() {
     while let node = takeFirst() {
-      node.isQueued = false
-      node.flush()
+      node._flags &= ~_NodeFlag.queued
+      node._flush()
     }
   }
 
   /// The first queued node, taken out of the queue.
-  private static func takeFirst() -> _GraphNode? {
+  private static func takeFirst() -> _ObserverListBase? {
     if let single = only {
       only = nil
       return single
@@ -230,11 +228,11 @@ enum _Scheduler {
     return popFirst()
   }
 
-  private static func precedes(_ a: _GraphNode, _ b: _GraphNode) -> Bool {
+  private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
     a.height != b.height ? a.height < b.height : a.sequence < b.sequence
   }
 
-  private static func popFirst() -> _GraphNode? {
+  private static func popFirst() -> _ObserverListBase? {
     guard !heap.isEmpty else { return nil }
     heap.swapAt(0, heap.count - 1)
     let first = heap.removeLast()
@@ -248,7 +246,7 @@ enum _Scheduler {
       heap.swapAt(smallest, parent)
       parent = smallest
     }
-    return first
+    return first.node
   }
 }
 
@@ -266,18 +264,12 @@ func _graphCell(of cell: AnyObject) -> (any _GraphCell)? {
   ((cell as? any _CellWrapper)?._wrappedCell ?? cell) as? any _GraphCell
 }
 
-/// The kit's own cells: where a derived cell registers as a dependent, and
-/// the node to pull before reading, if the cell is derived.
+/// The kit's own cells: where a derived cell registers as a dependent.
 @MainActor
 protocol _GraphCell: AnyObject {
-  /// The list that holds the cell's value and observers.
+  /// The list that holds the cell's value and observers; for a derived
+  /// cell, also its node.
   var _graphList: _ObserverListBase { get }
-  /// The node that computes the cell's value, for derived cells.
-  var _graphNode: _GraphNode? { get }
-}
-
-extension _GraphCell {
-  var _graphNode: _GraphNode? { nil }
 }
 
 /// Runs `body` without registering its reads with Observation tracking.
@@ -297,14 +289,6 @@ extension ObservableCell {
     _graphCell(of: self)?._graphList._generation
   }
 
-  /// The cell's storage, if it is one of the kit's cells that store their
-  /// value (stored cells, element cells): it can be read without pulling.
-  @usableFromInline
-  var _storageIfStored: _ValueList<Value>? {
-    guard let cell = _graphCell(of: self), cell._graphNode == nil else { return nil }
-    return cell._graphList as? _ValueList<Value>
-  }
-
   /// Subscribes to changes without caring about the value (for sources that
   /// are not the kit's cells).
   func _observeAnyChange(_ handler: @escaping @MainActor () -> Void) -> Subscription {
@@ -317,13 +301,7 @@ extension ObservableCell {
   /// The height of a node that reads this cell.
   @usableFromInline
   var _heightOfDependent: Int {
-    (_graphCell(of: self)?._graphNode?.height ?? 0) + 1
-  }
-
-  /// The node to pull before reading this cell, if it is derived.
-  @usableFromInline
-  var _sourceNode: _GraphNode? {
-    _graphCell(of: self)?._graphNode
+    (_graphCell(of: self)?._graphList._height ?? 0) + 1
   }
 }
 

@@ -29,6 +29,8 @@ public class _ObserverListBase {
 
   /// Bit 0: the list is traced; bit 1: it has a label; bit 2: it has a
   /// detachment cell.
+  ///
+  /// Bits 3–7 are a derived list's graph state (``_NodeFlag``).
   @usableFromInline
   @exclusivity(unchecked)
   final var _flags: UInt8
@@ -41,12 +43,11 @@ public class _ObserverListBase {
 
   /// The derived cells that read this list's value.
   ///
-  /// `nil` when none does, which keeps a set of an unread cell to one extra
-  /// test. The array is held here directly: one allocation per list that
-  /// has dependents.
+  /// `.none` when none does, which keeps a set of an unread cell to one
+  /// extra test; one reader needs no array.
   @usableFromInline
   @exclusivity(unchecked)
-  final var _dependents: ContiguousArray<_Dependent>?
+  final var _dependents = _Dependents.none
 
   /// The Observation registrar, made on the first read through a public
   /// getter; `nil` keeps sets of unread cells free of Observation's cost.
@@ -99,6 +100,7 @@ public class _ObserverListBase {
     _LiveLists.remove(self)
     if _hasLabel { _Labels.remove(self) }
     if _hasDetachment { _Detachments.remove(self) }
+    if _flags & _NodeFlag.hasFallbacks != 0 { _Fallbacks.remove(self) }
     _detachAll()
   }
 
@@ -116,39 +118,105 @@ public class _ObserverListBase {
   /// A short description of the current value, for lists that hold one.
   var _valueDescription: String? { nil }
 
+  // MARK: - Graph node
+
+  // A derived list (``Derived``, ``ProjectedCell``) is a node of the
+  // propagation graph itself (`Graph.swift`); these are what each kind
+  // overrides. Stored lists keep the defaults.
+
+  /// 1 + the greatest height of the node's sources; 0 for a stored list.
+  var _height: Int { 0 }
+
+  /// Recomputes the value; stores it quietly and sets `_needsNotify` if it
+  /// changed.
+  func _recompute() {}
+
+  /// Records which source changed (combiners count changes per source).
+  func _sourceDidChange(at index: Int) {}
+
+  /// Brings the source nodes up to date, stopping as soon as one of them
+  /// changed (which marks this node dirty).
+  func _pullSources() {}
+
+  /// The lists this node reads, for the live graph.
+  var _sourceLists: [_ObserverListBase] { [] }
+
   // MARK: - Graph edges
 
-  final func _addDependent(_ dependent: _Dependent) {
-    if _dependents == nil {
-      _dependents = [dependent]
-    } else {
-      _dependents?.append(dependent)
+  /// Registers `node` as a reader of this list's value, as its input number
+  /// `index`.
+  final func _addDependent(_ node: _ObserverListBase, at index: Int) {
+    switch _dependents {
+    case .none:
+      _dependents =
+        index == 0 ? .one(.passUnretained(node)) : .many([_Dependent(node: node, index: index)])
+    case .one(let first):
+      let firstEdge = _Dependent(node: first.takeUnretainedValue(), index: 0)
+      _dependents = .many([firstEdge, _Dependent(node: node, index: index)])
+    case .many(var edges):
+      _dependents = .none
+      edges.append(_Dependent(node: node, index: index))
+      _dependents = .many(edges)
     }
   }
 
-  final func _removeDependent(_ node: _GraphNode) {
-    _dependents?.removeAll { $0.node === node }
-    if _dependents?.isEmpty == true { _dependents = nil }
+  /// Forgets every edge from this list to `node`.
+  final func _removeDependent(_ node: _ObserverListBase) {
+    switch _dependents {
+    case .none:
+      break
+    case .one(let only):
+      if only.toOpaque() == Unmanaged.passUnretained(node).toOpaque() { _dependents = .none }
+    case .many(var edges):
+      _dependents = .none
+      edges.removeAll { $0.node === node }
+      if edges.count == 1 && edges[0].index == 0 {
+        _dependents = .one(.passUnretained(edges[0].node))
+      } else if !edges.isEmpty {
+        _dependents = .many(edges)
+      }
+    }
+  }
+
+  /// The edges from this list, for the live graph.
+  final var _dependentEdges: [_Dependent] {
+    switch _dependents {
+    case .none: []
+    case .one(let node): [_Dependent(node: node.takeUnretainedValue(), index: 0)]
+    case .many(let edges): Array(edges)
+    }
   }
 
   /// Marks the nodes that read this list dirty: its value changed.
   ///
-  /// The loop walks a copy of the array: a node released meanwhile removes
+  /// The loop walks a copy of the edges: a node released meanwhile removes
   /// itself from the list's own.
   @usableFromInline
   final func _invalidateDependents() {
-    guard let dependents = _dependents else { return }
-    for edge in dependents {
-      edge.node.markDirty(from: edge.index)
+    switch _dependents {
+    case .none:
+      return
+    case .one(let node):
+      node._withUnsafeGuaranteedRef { $0._markDirty(from: 0) }
+    case .many(let edges):
+      for edge in edges {
+        edge.node._markDirty(from: edge.index)
+      }
     }
   }
 
   /// Marks the nodes that read this list as maybe dirty: a node upstream
   /// changed, and this list's value may change when it is brought up to date.
   final func _markDependentsCheck() {
-    guard let dependents = _dependents else { return }
-    for edge in dependents {
-      edge.node.markCheck()
+    switch _dependents {
+    case .none:
+      return
+    case .one(let node):
+      node._withUnsafeGuaranteedRef { $0._markCheck() }
+    case .many(let edges):
+      for edge in edges {
+        edge.node._markCheck()
+      }
     }
   }
 

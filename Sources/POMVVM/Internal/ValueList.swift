@@ -18,7 +18,7 @@ public class _ValueList<Value>: _ObserverList<Value> {
   override final var _valueDescription: String? { _shortDescription(_value) }
 
   @usableFromInline
-  override final func _publishCurrent() {
+  override func _publishCurrent() {
     _publish(_value, supersedable: true)
   }
 

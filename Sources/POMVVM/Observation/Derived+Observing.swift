@@ -64,14 +64,14 @@ extension Derived {
 /// cell is never computed again.
 @MainActor
 final class _ObservationLink: Sendable {
-  weak var node: _GraphNode?
+  weak var node: _ObserverListBase?
 
   /// Called by Observation, on the thread that is about to change a
   /// property, before the change: recompute on the main actor afterwards.
   nonisolated func propertyWillChange() {
     Task { @MainActor in
       guard let node = self.node else { return }
-      node.markDirty(from: 0)
+      node._markDirty(from: 0)
       _Scheduler.drain()
     }
   }

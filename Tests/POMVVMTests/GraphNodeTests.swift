@@ -1,0 +1,162 @@
+import TestSupport
+import Testing
+
+@testable import POMVVM
+
+/// A derived cell is one object, its list and its graph node at once; these
+/// tests pin the edges and the lifetimes that come with that.
+@MainActor
+@Suite("Graph nodes")
+struct GraphNodeTests {
+  struct Item: Equatable {
+    var text: String
+    var on: Bool
+  }
+
+  /// A cell written outside the kit: derived cells reach it through a
+  /// subscription, not through the graph.
+  final class ForeignCell<Value>: MutableObservableCell {
+    let inner: Observable<Value>
+
+    init(_ value: Value) { inner = Observable(value) }
+
+    var value: Value {
+      get { inner.value }
+      set { inner.value = newValue }
+    }
+
+    @discardableResult
+    func set(_ newValue: Value) -> Bool {
+      inner.value = newValue
+      return true
+    }
+
+    func observe(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
+      inner.observe(handler)
+    }
+
+    func observeChanges(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
+      inner.observeChanges(handler)
+    }
+  }
+
+  /// The edges a cell holds, as (reader, input) pairs, and how they are kept.
+  private func edges(of list: _ObserverListBase) -> (shape: String, inputs: [Int]) {
+    let shape =
+      switch list._dependents {
+      case .none: "none"
+      case .one: "one"
+      case .many: "many"
+      }
+    return (shape, list._dependentEdges.map(\.index))
+  }
+
+  @Test func oneReaderNeedsNoArrayAndTheEdgesFollowReleases() {
+    let item = Observable(Item(text: "a", on: false))
+    var first: ProjectedCell<Observable<Item>, Bool>? = item.projection(\.on)
+    #expect(edges(of: item) == ("one", [0]))
+    var second: ProjectedCell<Observable<Item>, String>? = item.projection(\.text)
+    #expect(edges(of: item) == ("many", [0, 0]))
+
+    weak let weakFirst = first
+    first = nil
+    #expect(weakFirst == nil)
+    #expect(edges(of: item) == ("one", [0]))
+
+    item.value.text = "b"
+    #expect(second?.value == "b")
+
+    weak let weakSecond = second
+    second = nil
+    #expect(weakSecond == nil)
+    #expect(edges(of: item) == ("none", []))
+    // A set with no readers left reaches no freed node.
+    item.value = Item(text: "c", on: true)
+    #expect(item.value.text == "c")
+  }
+
+  @Test func aSecondInputIsKeptWithItsIndex() {
+    let a = Observable(1)
+    let b = Observable(2)
+    var sum: Derived<Int>? = combine(a, b) { $0 + $1 }
+    #expect(edges(of: a) == ("one", [0]))
+    #expect(edges(of: b) == ("many", [1]))
+    b.value = 5
+    #expect(sum?.value == 6)
+
+    weak let weakSum = sum
+    sum = nil
+    #expect(weakSum == nil)
+    #expect(edges(of: a) == ("none", []))
+    #expect(edges(of: b) == ("none", []))
+  }
+
+  @Test func aCellThatReadsOneSourceTwiceLeavesBothEdges() {
+    let a = Observable(3)
+    var twice: Derived<Int>? = combine(a, a) { $0 * $1 }
+    #expect(edges(of: a) == ("many", [0, 1]))
+    a.value = 4
+    #expect(twice?.value == 16)
+    twice = nil
+    #expect(edges(of: a) == ("none", []))
+  }
+
+  @Test func derivedCellsFollowACellThatIsNotTheKits() {
+    let foreign = ForeignCell(Item(text: "a", on: false))
+    var on: ProjectedCell<ForeignCell<Item>, Bool>? = foreign.projection(\.on)
+    var length: Derived<Int>? = foreign.map(\.text.count)
+    let recorder = Recorder<Bool>()
+    let subscription = on?.observeChanges(recorder.handler)
+
+    foreign.value = Item(text: "abc", on: true)
+    #expect(recorder.events == [true])
+    #expect(length?.value == 3)
+    on?.value = false
+    #expect(foreign.value.on == false)
+    #expect(recorder.events == [true, false])
+    #expect(foreign.inner.observerCount == 2)
+
+    // Releasing the derived cells ends their subscriptions to the cell.
+    subscription?.cancel()
+    weak let weakOn = on
+    weak let weakLength = length
+    on = nil
+    length = nil
+    #expect(weakOn == nil)
+    #expect(weakLength == nil)
+    #expect(foreign.inner.observerCount == 0)
+    foreign.value = Item(text: "abcd", on: true)
+    #expect(recorder.events == [true, false])
+  }
+
+  struct Outer: Equatable {
+    struct Inner: Equatable { var x: Int }
+    var inner: Inner
+    var flag: Bool
+  }
+
+  @Test func aProjectionOfAProjectionIsCurrentWhenReadMidPropagation() {
+    let outer = Observable(Outer(inner: .init(x: 1), flag: false))
+    let inner = outer.projection(\.inner)
+    let x = inner.projection(\.x)
+    #expect(inner._height == 1)
+    #expect(x._height == 2)
+    var seen: [Int] = []
+    // This observer runs before either projection recomputes: the read
+    // pulls both, the outer one through its check state.
+    let subscription = outer.observeChanges { _ in seen.append(x.value) }
+    let recorder = Recorder<Int>()
+    let observed = x.observeChanges(recorder.handler)
+    outer.value.inner.x = 4
+    #expect(seen == [4])
+    #expect(recorder.events == [4])
+    outer.value.flag = true
+    #expect(seen == [4, 4])
+    #expect(recorder.events == [4])
+    x.value = 7
+    #expect(outer.value.inner.x == 7)
+    #expect(recorder.events == [4, 7])
+    subscription.cancel()
+    observed.cancel()
+  }
+}
