@@ -39,6 +39,26 @@ func calibrate(_ fixture: any Fixture, nanoseconds: Double, limit: Int) -> Int {
   }
 }
 
+/// Runs one variant of each matching time row `iterations` times, untimed,
+/// after one warm-up iteration: what a run with N iterations costs beyond
+/// one with 0 is N iterations' work, setup excluded.
+@MainActor
+func runFixed(_ iterations: Int, _ settings: Settings) {
+  for comparison in catalog where comparison.measure == .time && settings.wants(comparison.path) {
+    let made: (any Fixture)? =
+      switch settings.variant {
+      case .kit: comparison.kit()
+      case .baseline: comparison.baseline?()
+      }
+    guard let fixture = made else { continue }
+    for count in [1, iterations] where count > 0 {
+      fixture.prepare(count)
+      fixture.run(count)
+      fixture.finish()
+    }
+  }
+}
+
 /// Times the kit and the baseline in alternating batches (neither always
 /// runs first) and keeps each one's best batch.
 @MainActor

@@ -14,6 +14,17 @@ struct Settings {
   var filter: String?
   /// Exit with status 1 if a row misses its target.
   var check = false
+  /// Run each matching time row's variant this many times, untimed, and
+  /// print nothing: for instruction counts under callgrind
+  /// (`scripts/count-instructions`).
+  var fixedIterations: Int?
+  /// Which variant a fixed run runs.
+  var variant = Variant.kit
+
+  enum Variant: String {
+    case kit
+    case baseline
+  }
 
   static func parse(_ arguments: [String]) -> Settings {
     var settings = Settings()
@@ -37,6 +48,16 @@ struct Settings {
         guard let text = rest.popFirst() else { usage("--filter takes a word") }
         settings.filter = text
       case "--check": settings.check = true
+      case "--iterations":
+        guard let text = rest.popFirst(), let value = Int(text), value >= 0 else {
+          usage("--iterations takes a whole number")
+        }
+        settings.fixedIterations = value
+      case "--variant":
+        guard let text = rest.popFirst(), let value = Variant(rawValue: text) else {
+          usage("--variant takes kit or baseline")
+        }
+        settings.variant = value
       case "-h", "--help": usage(nil)
       default: usage("unknown argument \(argument)")
       }
@@ -44,7 +65,12 @@ struct Settings {
     return settings
   }
 
-  func wants(_ path: String) -> Bool { filter.map { path.contains($0) } ?? true }
+  /// Whether a row is selected: its path contains the filter, or, for a
+  /// filter that starts with `=`, is the rest of it.
+  func wants(_ path: String) -> Bool {
+    guard let filter else { return true }
+    return filter.first == "=" ? path == filter.dropFirst() : path.contains(filter)
+  }
 }
 
 func usage(_ problem: String?) -> Never {
@@ -52,12 +78,16 @@ func usage(_ problem: String?) -> Never {
   print(
     """
     usage: pomvvm-benchmarks [--smoke] [--rounds N] [--batch-ms MS] [--filter WORD] [--check]
+           pomvvm-benchmarks --iterations N [--variant kit|baseline] [--filter WORD]
 
       --smoke        1 ms batches, 3 rounds: the whole table in seconds (CI)
       --rounds N     timed batches per variant, best kept (default 7)
       --batch-ms MS  shortest timed batch (default 20)
-      --filter WORD  only the rows whose path contains WORD
+      --filter WORD  only the rows whose path contains WORD (=PATH: exactly PATH)
       --check        exit 1 if a row misses its target
+      --iterations N run each matching time row's variant N times, untimed, and
+                     print nothing (instruction counts: scripts/count-instructions)
+      --variant V    the variant --iterations runs: kit (default) or baseline
     """)
   exit(problem == nil ? 0 : 2)
 }

@@ -8,6 +8,10 @@ import Darwin
 
 let settings = Settings.parse(CommandLine.arguments)
 MainActor.assumeIsolated {
+  if let iterations = settings.fixedIterations {
+    runFixed(iterations, settings)
+    exit(0)
+  }
   var table = RatioTable()
   for comparison in catalog where settings.wants(comparison.path) {
     let (kit, baseline) =

@@ -37,8 +37,8 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   /// Reads the field from the base and stores it quietly; whether it
   /// changed.
   ///
-  /// Made where the projection is made, so that it runs
-  /// specialised, and it captures nothing, so that it allocates nothing.
+  /// Made where the projection is made, so that it runs specialised, and
+  /// it captures nothing, so that it allocates nothing.
   @usableFromInline
   let _recomputeField: @MainActor (ProjectedCell) -> Bool
 
