@@ -159,4 +159,72 @@ struct GraphNodeTests {
     subscription.cancel()
     observed.cancel()
   }
+
+  final class Box: Equatable {
+    var count = 0
+    static func == (lhs: Box, rhs: Box) -> Bool { lhs === rhs }
+  }
+
+  struct Record: Equatable {
+    var name: String
+    var inner: Outer.Inner
+    var box: Box
+    var tags: [String]
+    var shout: String {
+      get { name.uppercased() }
+      set { name = newValue.lowercased() }
+    }
+  }
+
+  /// Reads, writes and notifications through a projection agree with the
+  /// base, whichever way the field is reached.
+  private func checkProjection<Base: MutableObservableCell, Field: Equatable>(
+    _ base: Base, _ keyPath: WritableKeyPath<Base.Value, Field>, inPlace: Bool,
+    next: Field, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let cell = base.projection(keyPath)
+    #expect(cell._readsInPlace == inPlace, sourceLocation: sourceLocation)
+    let recorder = Recorder<Field>()
+    let subscription = cell.observeChanges(recorder.handler)
+    cell.value = next
+    #expect(base.value[keyPath: keyPath] == next, sourceLocation: sourceLocation)
+    #expect(cell.value == next, sourceLocation: sourceLocation)
+    #expect(recorder.events == [next], sourceLocation: sourceLocation)
+    subscription.cancel()
+  }
+
+  @Test func fieldsAreReadInPlaceWhenTheKeyPathAndTheBaseAllowIt() {
+    func record() -> Record {
+      Record(name: "ada", inner: .init(x: 1), box: Box(), tags: ["a"])
+    }
+    let stored = Observable(record())
+    checkProjection(stored, \.name, inPlace: true, next: "grace")
+    checkProjection(stored, \.inner.x, inPlace: true, next: 9)
+    checkProjection(stored, \.tags, inPlace: true, next: ["b", "c"])
+    let box = Box()
+    checkProjection(stored, \.box, inPlace: true, next: box)
+    // A class reference ends the stored path: the key path is used.
+    box.count = 3
+    let count = stored.projection(\.box.count)
+    #expect(!count._readsInPlace)
+    #expect(count.value == 3)
+    // So does a computed property.
+    checkProjection(stored, \.shout, inPlace: false, next: "LOVELACE")
+    #expect(stored.value.name == "lovelace")
+
+    // A base that is not a stored cell is read through its value.
+    let wrapped = AnyMutableCell(Observable(record()))
+    checkProjection(wrapped, \.name, inPlace: false, next: "grace")
+    let items = ObservableArray([TestItem(1, "a")])
+    if let element = items.cell(for: 1) {
+      checkProjection(element, \.text, inPlace: true, next: "b")
+      #expect(items[id: 1]?.text == "b")
+    } else {
+      Issue.record("no element cell")
+    }
+    // A projection of a projection reads its base's value, which pulls.
+    checkProjection(stored.projection(\.inner), \.x, inPlace: false, next: 5)
+    #expect(stored.value.inner.x == 5)
+  }
 }
+

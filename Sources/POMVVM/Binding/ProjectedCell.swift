@@ -19,11 +19,24 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   MutableObservableCell
 {
   // The cell is its own graph node: it holds the field's last value, for
-  // its observers, and recomputes it when the base changes. The height
-  // comes first, so that it packs beside a small field.
+  // its observers, and recomputes it when the base changes. The small
+  // fields come first, so that they pack beside a small field value.
+
+  /// Whether the base is one of the kit's stored cells (``Observable``,
+  /// ``ElementCell``) and the field is at `_fieldOffset` in its value: the
+  /// field is then read in place, without the key path and without copying
+  /// the rest of the value.
+  @usableFromInline
+  let _readsInPlace: Bool
 
   @usableFromInline
   let _nodeHeight: UInt32
+
+  /// The field's byte offset in the base value when the key path names
+  /// stored properties all the way down (`MemoryLayout.offset(of:)`), or
+  /// -1: reads and writes then go through the key path.
+  @usableFromInline
+  let _fieldOffset: Int32
 
   /// The cell this one projects from.
   public let base: Base
@@ -31,32 +44,62 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   /// The field of the base value this cell reads and writes.
   public let keyPath: WritableKeyPath<Base.Value, Field>
 
-  @usableFromInline
-  let _isDuplicate: ((Field, Field) -> Bool)?
-
-  /// Reads the field from the base and stores it quietly; whether it
-  /// changed.
+  /// Reads the field from the base and stores it quietly under the
+  /// duplicate policy; whether it changed.
   ///
-  /// Made where the projection is made, so that it runs specialised, and
-  /// it captures nothing, so that it allocates nothing.
+  /// Made where the projection is made, so that it runs specialised with
+  /// the policy inlined; for an `Equatable` field it captures nothing, so
+  /// that it allocates nothing.
   @usableFromInline
   let _recomputeField: @MainActor (ProjectedCell) -> Bool
 
   @inlinable
   init(
-    base: Base, keyPath: WritableKeyPath<Base.Value, Field>,
-    isDuplicate: ((Field, Field) -> Bool)?, fileID: StaticString, line: UInt
+    base: Base, keyPath: WritableKeyPath<Base.Value, Field>, fileID: StaticString, line: UInt,
+    recompute: @escaping @MainActor (ProjectedCell) -> Bool
   ) {
+    let offset = MemoryLayout<Base.Value>.offset(of: keyPath).flatMap { Int32(exactly: $0) }
+    _fieldOffset = offset ?? -1
+    _readsInPlace = offset != nil && base._storedList != nil
     _nodeHeight = UInt32(base._heightOfDependent)
     self.base = base
     self.keyPath = keyPath
-    _isDuplicate = isDuplicate
-    _recomputeField = { cell in
-      cell._store(cell.base.value[keyPath: cell.keyPath], isDuplicate: cell._isDuplicate)
-    }
+    _recomputeField = recompute
     super.init(_withoutTracking { base.value[keyPath: keyPath] })
     _setOrigin(.projection, fileID: fileID, line: line)
     _connect(to: base, at: 0)
+  }
+
+  /// The field of the base's current value, read without registering an
+  /// Observation read.
+  @inlinable
+  var _currentField: Field {
+    guard _readsInPlace else { return _withoutTracking { base.value[keyPath: keyPath] } }
+    let storage = unsafeDowncast(base, to: _ValueList<Base.Value>.self)
+    return Self._field(in: &storage._value, at: Int(_fieldOffset))
+  }
+
+  // The two below are nonisolated so that their closures are not main-actor
+  // isolated: an isolated closure passed to the standard library costs a
+  // run-time executor check on every call.
+
+  /// The field at byte `offset` of `whole`, read in place.
+  @inlinable
+  nonisolated static func _field(in whole: inout Base.Value, at offset: Int) -> Field {
+    withUnsafeMutablePointer(to: &whole) {
+      UnsafeRawPointer($0).load(fromByteOffset: offset, as: Field.self)
+    }
+  }
+
+  /// Replaces the field at byte `offset` of `whole`.
+  @inlinable
+  nonisolated static func _replaceField(
+    in whole: inout Base.Value, at offset: Int, with field: Field
+  ) {
+    withUnsafeMutablePointer(to: &whole) {
+      UnsafeMutableRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Field.self).pointee =
+        field
+    }
   }
 
   isolated deinit {
@@ -130,7 +173,11 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
     // Reads the base without registering an Observation read: a write is
     // not a dependency.
     var whole = _withoutTracking { base.value }
-    whole[keyPath: keyPath] = newValue
+    if _fieldOffset >= 0 {
+      Self._replaceField(in: &whole, at: Int(_fieldOffset), with: newValue)
+    } else {
+      whole[keyPath: keyPath] = newValue
+    }
     return base.set(whole, fileID: fileID, line: line)
   }
 
@@ -182,9 +229,14 @@ extension MutableObservableCell {
   public func projection<Field>(
     _ keyPath: WritableKeyPath<Value, Field>, fileID: StaticString = #fileID, line: UInt = #line
   ) -> ProjectedCell<Self, Field> {
-    ProjectedCell(
-      base: self, keyPath: keyPath, isDuplicate: _duplicateCheck(for: Field.self), fileID: fileID,
-      line: line)
+    guard let isDuplicate = _duplicateCheck(for: Field.self) else {
+      return ProjectedCell(base: self, keyPath: keyPath, fileID: fileID, line: line) {
+        $0._store($0._currentField, isDuplicate: nil)
+      }
+    }
+    return ProjectedCell(base: self, keyPath: keyPath, fileID: fileID, line: line) {
+      $0._store($0._currentField, isDuplicate: isDuplicate)
+    }
   }
 
   /// A two-way cell onto one `Equatable` field of this cell's value; its
@@ -200,7 +252,8 @@ extension MutableObservableCell {
   public func projection<Field: Equatable>(
     _ keyPath: WritableKeyPath<Value, Field>, fileID: StaticString = #fileID, line: UInt = #line
   ) -> ProjectedCell<Self, Field> {
-    ProjectedCell(
-      base: self, keyPath: keyPath, isDuplicate: { $0 == $1 }, fileID: fileID, line: line)
+    ProjectedCell(base: self, keyPath: keyPath, fileID: fileID, line: line) {
+      $0._store($0._currentField, isDuplicate: { $0 == $1 })
+    }
   }
 }

@@ -289,6 +289,17 @@ extension ObservableCell {
     _graphCell(of: self)?._graphList._generation
   }
 
+  /// The cell itself as the list that stores its value, if it is one of
+  /// the kit's stored cells (``Observable``, ``ElementCell``): its value can
+  /// be read in place, without pulling.
+  @usableFromInline
+  var _storedList: _ValueList<Value>? {
+    guard let list = (self as AnyObject) as? _ValueList<Value>, list._height == 0 else {
+      return nil
+    }
+    return list
+  }
+
   /// Subscribes to changes without caring about the value (for sources that
   /// are not the kit's cells).
   func _observeAnyChange(_ handler: @escaping @MainActor () -> Void) -> Subscription {
