@@ -41,6 +41,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   ///
   /// The cell keeps its array alive.
   @usableFromInline
+  @exclusivity(unchecked)
   var array: ObservableArray<Element>?
 
   @usableFromInline

@@ -41,11 +41,19 @@
 /// every observer of a change, whoever it belongs to, reads current values.
 @MainActor
 public final class ObservableArray<Element: Identifiable> {
+  // The stored state skips Swift's run-time exclusivity checks, which cost
+  // about a sixth of a toggle through an element cell: it is touched only
+  // on the main actor, and no access to it spans a call out of the kit
+  // other than to the elements' ids (`id`, `hash(into:)`, `==`), which must
+  // not use the array.
+
   @usableFromInline
+  @exclusivity(unchecked)
   var _elements: [Element]
 
   /// Every element's position, by id; mutations keep it exact.
   @usableFromInline
+  @exclusivity(unchecked)
   var _idIndex: _PositionIndex<Element>
 
   /// Whether two elements with the same id have the same value; `nil` when
@@ -56,19 +64,25 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   let _observers = EventStream<ArrayChange<Element>>()
   @usableFromInline
+  @exclusivity(unchecked)
   var _cells = _CellTable<Element>()
   /// The element cells made while changes waited to be delivered, with the
   /// last change each already reflects; emptied when the queue drains.
   @usableFromInline
+  @exclusivity(unchecked)
   var _cellsMadeMidDelivery: [ObjectIdentifier: UInt64] = [:]
   @usableFromInline
+  @exclusivity(unchecked)
   var _aggregates: [_WeakAggregate<Element>] = []
   /// The number of changes published so far; each change is numbered.
   @usableFromInline
+  @exclusivity(unchecked)
   var _changeSequence: UInt64 = 0
   @usableFromInline
+  @exclusivity(unchecked)
   var _pending: [_PendingChange<Element>] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var _isDelivering = false
 
   /// Creates an array; if `Element` is `Equatable` at run time, rewriting an
