@@ -227,4 +227,3 @@ struct GraphNodeTests {
     #expect(stored.value.inner.x == 5)
   }
 }
-
