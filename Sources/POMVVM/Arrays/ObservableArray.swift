@@ -21,7 +21,9 @@
 /// ## Ids
 ///
 /// Ids are unique. Inserting an id that is already present is a programmer
-/// error, stopped by a precondition that names the id.
+/// error, stopped by a precondition that names the id. An element's `id`,
+/// and its id's `hash(into:)` and `==`, run while the array updates its
+/// index, so they must not use the array.
 ///
 /// ## Re-entrancy
 ///

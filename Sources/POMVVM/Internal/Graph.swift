@@ -127,13 +127,16 @@ struct _Dependent {
 }
 
 /// The edges from a list to the nodes that read it.
+///
+/// `many` comes first, so that its array is held by a plain pointer (see
+/// ``_Observers``).
 @usableFromInline
 enum _Dependents {
-  case none
+  case many(ContiguousArray<_Dependent>)
   /// One node, reading the list as its input 0 — a projection or a `map`:
   /// no array.
   case one(Unmanaged<_ObserverListBase>)
-  case many(ContiguousArray<_Dependent>)
+  case none
 }
 
 /// The subscriptions of nodes that read cells which are not the kit's,

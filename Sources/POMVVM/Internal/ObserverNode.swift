@@ -67,11 +67,15 @@ final class _ObserverNode<Value>: _NodeBase {
 
 /// The observers of a list: none, one (stored inline, the common case for a
 /// view's cell), or many in a buffer.
+///
+/// `many` comes first: Swift keeps a multi-payload enum's case in the
+/// payload's spare bits, and the first case's are zero, so the buffer is
+/// held by a plain pointer that leak checkers follow.
 @usableFromInline
 enum _Observers {
-  case none
-  case one(Unmanaged<_NodeBase>)
   case many(_NodeBuffer)
+  case one(Unmanaged<_NodeBase>)
+  case none
 }
 
 /// The nodes of a list with more than one observer, in subscription order.
