@@ -37,29 +37,38 @@ enum _IdentityDiff {
     middle: inout (prefix: Int, oldEnd: Int, newEnd: Int)
   ) -> ChangeSet<Element> {
     var updates: [ChangeSet<Element>.Update] = []
-    let shared = Swift.min(old.count, new.count)
-    var prefix = 0
-    while prefix < shared && old[prefix].id == new[prefix].id {
-      if !isUnchanged(old[prefix], new[prefix]) {
-        updates.append(
-          .init(
-            oldIndex: prefix, newIndex: prefix, oldElement: old[prefix], newElement: new[prefix]))
-      }
-      prefix += 1
-    }
-    var oldEnd = old.count
-    var newEnd = new.count
     var suffixUpdates: [ChangeSet<Element>.Update] = []
-    while oldEnd > prefix && newEnd > prefix && old[oldEnd - 1].id == new[newEnd - 1].id {
-      oldEnd -= 1
-      newEnd -= 1
-      if !isUnchanged(old[oldEnd], new[newEnd]) {
-        suffixUpdates.append(
-          .init(
-            oldIndex: oldEnd, newIndex: newEnd, oldElement: old[oldEnd], newElement: new[newEnd]))
+    // The scans are most of the work: they run over buffers, without bounds
+    // checks and with the loop's state in registers.
+    middle = old.withUnsafeBufferPointer { old in
+      new.withUnsafeBufferPointer { new in
+        let shared = Swift.min(old.count, new.count)
+        var prefix = 0
+        while prefix < shared && old[prefix].id == new[prefix].id {
+          if !isUnchanged(old[prefix], new[prefix]) {
+            updates.append(
+              .init(
+                oldIndex: prefix, newIndex: prefix, oldElement: old[prefix],
+                newElement: new[prefix]))
+          }
+          prefix += 1
+        }
+        var oldEnd = old.count
+        var newEnd = new.count
+        while oldEnd > prefix && newEnd > prefix && old[oldEnd - 1].id == new[newEnd - 1].id {
+          oldEnd -= 1
+          newEnd -= 1
+          if !isUnchanged(old[oldEnd], new[newEnd]) {
+            suffixUpdates.append(
+              .init(
+                oldIndex: oldEnd, newIndex: newEnd, oldElement: old[oldEnd],
+                newElement: new[newEnd]))
+          }
+        }
+        return (prefix, oldEnd, newEnd)
       }
     }
-    middle = (prefix, oldEnd, newEnd)
+    let (prefix, oldEnd, newEnd) = middle
 
     var removals: [ChangeSet<Element>.Removal] = []
     var insertions: [ChangeSet<Element>.Insertion] = []
