@@ -1,8 +1,9 @@
-/// An observer list that holds a value: the storage of stored cells
-/// (``Observable``) and of element cells (``ElementCell``), in the cell's
-/// own object.
+/// An observer list that holds a value, in the cell's own object: the
+/// storage of stored cells (``Observable``), element cells
+/// (``ElementCell``), projections (``ProjectedCell``) and the nodes behind
+/// derived cells (``Derived``).
 ///
-/// Not API: use ``Observable`` or ``ElementCell``.
+/// Not API: use those cells.
 @MainActor
 public class _ValueList<Value>: _ObserverList<Value> {
   @usableFromInline
