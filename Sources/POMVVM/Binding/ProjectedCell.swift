@@ -70,11 +70,11 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
     _connect(to: base, at: 0)
   }
 
-  /// The field of the base's current value, read without registering an
-  /// Observation read.
+  /// The field of the base's current value, for the recompute closure: it
+  /// runs while the node recomputes, when reads are not tracked.
   @inlinable
   var _currentField: Field {
-    guard _readsInPlace else { return _withoutTracking { base.value[keyPath: keyPath] } }
+    guard _readsInPlace else { return base.value[keyPath: keyPath] }
     let storage = unsafeDowncast(base, to: _ValueList<Base.Value>.self)
     return Self._field(in: &storage._value, at: Int(_fieldOffset))
   }
