@@ -107,7 +107,7 @@ struct CheckBindingLawsTests {
         values: [Opaque(number: 1), Opaque(number: 2)], by: { $0.number == $1.number },
         binding: loopingBind)
     }
-    #expect(failures.laws == ["a binding never loops", "a binding never loops"])
+    #expect(failures.laws == Array(repeating: "a binding never loops", count: 4))
     #expect(failures.locations == [here(line)])
     #expect(
       failures.first?.message == """
@@ -151,6 +151,8 @@ struct CheckBindingLawsTests {
         "a change to the second side reaches the first",
         "a ring of bindings brings every cell to the value",
         "a ring of bindings brings every cell to the value",
+        "a dense graph of bindings brings every cell to the value",
+        "a dense graph of bindings brings every cell to the value",
       ])
     #expect(failures.locations == [here(line)])
   }

@@ -80,8 +80,8 @@ struct BindingTests {
   @Test(arguments: [3, 4, 7])
   func aRingOfNonEquatableBindingsStopsAfterOneLap(size: Int) {
     let cells = (0..<size).map { _ in Observable(Opaque(number: 0)) }
-    // Observers subscribed before the bindings run before them, so the cell
-    // where the change started sees the value once more, when the lap ends.
+    // Observers subscribed before the bindings run before them; the lap
+    // does not write the value back into the cell where it started.
     let recorder = Recorder<Seen>()
     let subscriptions = cells.indices.map { index in
       cells[index].observeChanges { recorder.record(Seen("c\(index)", $0.number)) }
@@ -93,8 +93,7 @@ struct BindingTests {
     cells[0].value = Opaque(number: 9)
     #expect(cells.map(\.value.number) == Array(repeating: 9, count: size))
     let perCell = Dictionary(grouping: recorder.events, by: \.observer).mapValues(\.count)
-    var expected = Dictionary(uniqueKeysWithValues: cells.indices.map { ("c\($0)", 1) })
-    expected["c0"] = 2
+    let expected = Dictionary(uniqueKeysWithValues: cells.indices.map { ("c\($0)", 1) })
     #expect(perCell == expected)
     withExtendedLifetime(subscriptions) {}
   }

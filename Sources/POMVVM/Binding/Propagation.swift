@@ -8,14 +8,19 @@
 /// - For `Equatable` values the two are told apart by comparing with the value
 ///   in flight: an echo is ignored, a new change is propagated once the
 ///   current write has finished.
-/// - Other values cannot be compared. For the kit's own cells the binding
-///   counts the target's changes instead: a write causes one, so a second
-///   one during the write is a new change, propagated once the write has
-///   finished. For other cells every change that arrives while the binding
-///   is busy is treated as an echo and ignored.
+/// - Other values cannot be compared. Between the kit's cells, every change
+///   carries an origin (`_ChangeOrigins`): a binding does not write a change
+///   into a cell that already holds it, and a change that reaches it while it
+///   is busy is new only if its origin differs from the one in flight. A
+///   cell that clamps the value it was given makes a new change, which flows
+///   back once the current write has finished. For other cells every change
+///   that arrives while the binding is busy is treated as an echo and
+///   ignored.
 ///
-/// Because a busy binding never re-enters itself, a ring of bindings (a ↔ b,
-/// b ↔ c, c ↔ a) stops after one lap even when values cannot be compared.
+/// Because a busy binding never re-enters itself, and a change is written
+/// into each cell at most once, a ring of bindings (a ↔ b, b ↔ c, c ↔ a)
+/// stops after one lap, and one set of any binding graph, however dense,
+/// notifies each cell once per change, even when values cannot be compared.
 ///
 /// When a cell refuses a write (an element cell whose element was removed),
 /// a two-way binding writes the refusing cell's value back to the other
@@ -53,6 +58,11 @@ final class _Propagation<Value> {
   @usableFromInline
   @exclusivity(unchecked)
   var pending: Direction?
+  /// The origin of the change in flight, for values that cannot be
+  /// compared; 0 when none is known.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var inFlightOrigin: UInt64 = 0
 
   @inlinable
   init(fileID: StaticString, line: UInt) {
@@ -70,16 +80,21 @@ final class _Propagation<Value> {
   ///     the target took it.
   ///   - read: Reads the current value of a direction's source, or `nil` if
   ///     it is gone or the binding does not go that way.
-  ///   - generation: The change count of a direction's target, if it is one
-  ///     of the kit's cells.
+  ///   - list: The kit list of the cell a direction writes to (so the
+  ///     opposite direction's source), or `nil` if it is not one of the
+  ///     kit's cells or the values can be compared.
   @inlinable
   func receive(
     _ value: Value, _ direction: Direction,
     write: @MainActor (Direction, Value) -> Bool, read: @MainActor (Direction) -> Value?,
-    generation: @MainActor (Direction) -> UInt32? = { _ in nil }
+    list: @MainActor (Direction) -> _ObserverListBase? = { _ in nil }
   ) {
     if isBusy {
-      if let isDuplicate, let inFlight, !isDuplicate(value, inFlight) {
+      if let isDuplicate {
+        if let inFlight, !isDuplicate(value, inFlight) { pending = direction }
+      } else if let source = list(direction.opposite),
+        _ChangeOrigins.origin(of: source) != inFlightOrigin
+      {
         pending = direction
       }
       return
@@ -89,6 +104,7 @@ final class _Propagation<Value> {
       isBusy = false
       inFlight = nil
       pending = nil
+      inFlightOrigin = 0
     }
     var next: (Direction, Value)? = (direction, value)
     var rounds = 0
@@ -102,11 +118,11 @@ final class _Propagation<Value> {
         return
       }
       inFlight = value
-      let before = isDuplicate == nil ? generation(direction) : nil
-      let accepted = write(direction, value)
-      if let before, let after = generation(direction), after &- before > 1 {
-        // The target changed again after this write: an observer set it.
-        pending = direction.opposite
+      let accepted: Bool
+      if isDuplicate == nil, let target = list(direction) {
+        accepted = writeOnce(value, direction, into: target, write: write, list: list)
+      } else {
+        accepted = write(direction, value)
       }
       next = nil
       if !accepted {
@@ -118,6 +134,35 @@ final class _Propagation<Value> {
       }
     }
   }
+
+  /// Writes a change of values that cannot be compared into one of the
+  /// kit's cells, unless the cell already holds that change.
+  ///
+  /// - Returns: Whether the target took the value (or already held it).
+  @usableFromInline
+  func writeOnce(
+    _ value: Value, _ direction: Direction, into target: _ObserverListBase,
+    write: @MainActor (Direction, Value) -> Bool,
+    list: @MainActor (Direction) -> _ObserverListBase?
+  ) -> Bool {
+    let origin = list(direction.opposite).map(_ChangeOrigins.origin(of:)) ?? _ChangeOrigins.fresh()
+    inFlightOrigin = origin
+    if _ChangeOrigins.holds(target, origin) { return true }
+    let expected = _ChangeOrigins.expect(target, origin)
+    let accepted = write(direction, value)
+    _ChangeOrigins.settle(target, expected: expected)
+    return accepted
+  }
+}
+
+/// The list that stores a cell's value, when a binding of values that
+/// cannot be compared tracks its changes' origins; `nil` for values that can
+/// be compared and for cells that are not the kit's.
+@MainActor
+@usableFromInline
+func _originList(of cell: AnyObject?, comparable: Bool) -> _ObserverListBase? {
+  guard !comparable, let cell else { return nil }
+  return _graphCell(of: cell)?._graphList
 }
 
 /// Builds a one-way binding from any observable source into a cell.
@@ -126,6 +171,8 @@ final class _Propagation<Value> {
 ///   - subscribe: Subscribes to the source; the handler captures what keeps
 ///     the binding alive.
 ///   - read: Reads the source's current value, if it has one.
+///   - source: The source, if it is a cell (to track the origins of
+///     changes of values that cannot be compared).
 ///   - target: The cell that receives the values.
 ///   - fileID: Where the binding was made, for its reports.
 ///   - line: Where the binding was made, for its reports.
@@ -134,18 +181,22 @@ final class _Propagation<Value> {
 @inlinable
 func _bindOneWay<Target: MutableObservableCell>(
   subscribe: (@escaping @MainActor (Target.Value) -> Void) -> Subscription,
-  read: @escaping @MainActor () -> Target.Value?,
+  read: @escaping @MainActor () -> Target.Value?, source: AnyObject?,
   into target: Target, fileID: StaticString, line: UInt
 ) -> BindingToken {
   let token = BindingToken()
   let propagation = _Propagation<Target.Value>(fileID: fileID, line: line)
   let sourceEnd = _BindingEndpoint(token)
   let targetEnd = _BindingEndpoint(token)
+  let comparable = propagation.isDuplicate != nil
+  weak let sourceList = _originList(of: source, comparable: comparable)
+  weak let targetList = _originList(of: target, comparable: comparable)
   let forward = subscribe { [weak target] value in
     extendLifetime(sourceEnd)
     propagation.receive(
       value, .forward, write: { target?.set($1, fileID: fileID, line: line) ?? false },
-      read: { $0 == .forward ? read() : nil })
+      read: { $0 == .forward ? read() : nil },
+      list: { $0 == .forward ? targetList : sourceList })
   }
   // Observing the target only so that its deallocation ends the binding.
   let watch = target.observeChanges { _ in extendLifetime(targetEnd) }
@@ -190,8 +241,8 @@ extension ObservableCell {
   ) -> BindingToken
   where Target.Value == Value {
     _bindOneWay(
-      subscribe: observe, read: { [weak self] in self?.value }, into: target, fileID: fileID,
-      line: line)
+      subscribe: observe, read: { [weak self] in self?.value }, source: self, into: target,
+      fileID: fileID, line: line)
   }
 }
 
@@ -239,20 +290,19 @@ extension MutableObservableCell {
       case .backward: other?.value
       }
     }
-    let generation: @MainActor (_Propagation<Value>.Direction) -> UInt32? = {
-      [weak self, weak other] in
-      switch $0 {
-      case .forward: other?._changeCount
-      case .backward: self?._changeCount
-      }
+    let comparable = propagation.isDuplicate != nil
+    weak let selfList = _originList(of: self, comparable: comparable)
+    weak let otherList = _originList(of: other, comparable: comparable)
+    let list: @MainActor (_Propagation<Value>.Direction) -> _ObserverListBase? = {
+      $0 == .forward ? otherList : selfList
     }
     let forward = observe { value in
       extendLifetime(selfEnd)
-      propagation.receive(value, .forward, write: write, read: read, generation: generation)
+      propagation.receive(value, .forward, write: write, read: read, list: list)
     }
     let backward = other.observeChanges { value in
       extendLifetime(otherEnd)
-      propagation.receive(value, .backward, write: write, read: read, generation: generation)
+      propagation.receive(value, .backward, write: write, read: read, list: list)
     }
     _setBindingRoles(
       forward: forward, backward: backward, between: self, and: other, fileID: fileID, line: line)
@@ -284,7 +334,7 @@ extension EventStream {
   ) -> BindingToken
   where Target.Value == Payload {
     _bindOneWay(
-      subscribe: { observe(fileID: fileID, line: line, $0) }, read: { nil }, into: target,
-      fileID: fileID, line: line)
+      subscribe: { observe(fileID: fileID, line: line, $0) }, read: { nil }, source: nil,
+      into: target, fileID: fileID, line: line)
   }
 }

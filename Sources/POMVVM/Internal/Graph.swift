@@ -285,13 +285,6 @@ func _withoutTracking<T>(_ body: () -> T) -> T {
 }
 
 extension ObservableCell {
-  /// How many changes the cell has published, for the kit's own cells;
-  /// `nil` for others.
-  @usableFromInline
-  var _changeCount: UInt32? {
-    _graphCell(of: self)?._graphList._generation
-  }
-
   /// The cell itself as the list that stores its value, if it is one of
   /// the kit's stored cells (``Observable``, ``ElementCell``): its value can
   /// be read in place, without pulling.
