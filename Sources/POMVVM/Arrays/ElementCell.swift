@@ -66,11 +66,25 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
       return _value
     }
     _modify {
-      var newValue = _value
+      var newValue = _writeStart()
       yield &newValue
       set(newValue)
     }
     set { set(newValue) }
+  }
+
+  /// The array's current element, which a write starts from.
+  ///
+  /// The cell's own value catches up with the array when a change is
+  /// delivered. While the array delivers a change and newer ones wait, the
+  /// array's element may be newer than the cell's: an in-place mutation or
+  /// a field write must start from it, or it would write back an older
+  /// element over a change the array already holds. Outside delivery the
+  /// two are the same, and the cell's value is read without a lookup.
+  @inlinable
+  override func _writeStart() -> Element {
+    guard let array, array._isDelivering, let index = array._index(of: id) else { return _value }
+    return array._elements[index]
   }
 
   /// Whether the element has left its array; a detached cell refuses writes.

@@ -136,12 +136,58 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
       return _value
     }
     _modify {
-      _updateIfNeeded()
-      var newValue = _value
+      var whole = _baseWriteStart()
+      var newValue = _field(of: &whole)
       yield &newValue
-      set(newValue)
+      _ = _write(newValue, into: &whole, fileID: #fileID, line: #line)
     }
     set { set(newValue) }
+  }
+
+  /// The base value a write starts from: the base's current state, which
+  /// for an element cell is the array's element (see
+  /// ``_ValueList/_writeStart()``), read without registering an Observation
+  /// read (a write is not a dependency).
+  @inlinable
+  func _baseWriteStart() -> Base.Value {
+    guard _readsInPlace else { return _slowBaseWriteStart() }
+    return unsafeDowncast(base, to: _ValueList<Base.Value>.self)._writeStart()
+  }
+
+  /// ``_baseWriteStart()`` for a base that is not a stored cell: another
+  /// projection, a wrapper, or a cell that is not the kit's.
+  @usableFromInline
+  func _slowBaseWriteStart() -> Base.Value {
+    if let list = _graphCell(of: base)?._graphList as? _ValueList<Base.Value> {
+      return list._writeStart()
+    }
+    return _withoutTracking { base.value }
+  }
+
+  /// The field of a base value.
+  @inlinable
+  func _field(of whole: inout Base.Value) -> Field {
+    _fieldOffset >= 0 ? Self._field(in: &whole, at: Int(_fieldOffset)) : whole[keyPath: keyPath]
+  }
+
+  /// The field of the base's write start, for a projection of this one.
+  @inlinable
+  override func _writeStart() -> Field {
+    var whole = _baseWriteStart()
+    return _field(of: &whole)
+  }
+
+  /// Replaces the field in `whole` and writes it through the base.
+  @inlinable
+  func _write(
+    _ newValue: Field, into whole: inout Base.Value, fileID: StaticString, line: UInt
+  ) -> Bool {
+    if _fieldOffset >= 0 {
+      Self._replaceField(in: &whole, at: Int(_fieldOffset), with: newValue)
+    } else {
+      whole[keyPath: keyPath] = newValue
+    }
+    return base.set(whole, fileID: fileID, line: line)
   }
 
   /// Writes the field through the base cell.
@@ -170,15 +216,8 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   @inlinable
   @discardableResult
   public func set(_ newValue: Field, fileID: StaticString = #fileID, line: UInt = #line) -> Bool {
-    // Reads the base without registering an Observation read: a write is
-    // not a dependency.
-    var whole = _withoutTracking { base.value }
-    if _fieldOffset >= 0 {
-      Self._replaceField(in: &whole, at: Int(_fieldOffset), with: newValue)
-    } else {
-      whole[keyPath: keyPath] = newValue
-    }
-    return base.set(whole, fileID: fileID, line: line)
+    var whole = _baseWriteStart()
+    return _write(newValue, into: &whole, fileID: fileID, line: line)
   }
 
   /// Calls `handler` with the field now, then with every change of it.

@@ -18,6 +18,18 @@ public class _ValueList<Value>: _ObserverList<Value> {
 
   override final var _valueDescription: String? { _shortDescription(_value) }
 
+  /// The value a write through the cell starts from: an in-place mutation
+  /// of ``ElementCell/value``, or a field written through a
+  /// ``ProjectedCell``.
+  ///
+  /// It is the cell's value, except where that may be older than the state
+  /// the cell writes to: an element cell overrides it with the array's
+  /// current element, and a projection with the field of its base's write
+  /// start. A write that started from the cell's own copy could undo a
+  /// change the array already holds.
+  @usableFromInline
+  func _writeStart() -> Value { _value }
+
   @usableFromInline
   override func _publishCurrent() {
     _publish(_value, supersedable: true)
