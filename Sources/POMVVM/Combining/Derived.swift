@@ -85,13 +85,18 @@ final class _DerivedNode<Value>: _ValueList<Value> {
   @usableFromInline
   let _isDuplicate: ((Value, Value) -> Bool)?
   private let height: Int
-  /// Keeps the sources alive as long as the cell.
-  private let sources: [AnyObject]
+  /// Keeps the sources alive as long as the cell; emptied only by `deinit`.
+  @exclusivity(unchecked)
+  private var sources: [AnyObject]
   /// The kit's lists among the sources, which the node is registered with
   /// as a dependent, in input order.
   private var registrations: [_ObserverListBase] = []
   /// Recomputes the value and stores it quietly; whether it changed.
-  private let update: ((_DerivedNode<Value>) -> Bool)?
+  ///
+  /// It holds the sources too (a `map` reads its source); emptied only by
+  /// `deinit`.
+  @exclusivity(unchecked)
+  private var update: ((_DerivedNode<Value>) -> Bool)?
   /// Tells the observers of the value.
   private let publish: @MainActor (_DerivedNode<Value>) -> Void
   private let gate: _CombineGate?
@@ -161,6 +166,14 @@ final class _DerivedNode<Value>: _ValueList<Value> {
     for list in registrations {
       list._removeDependent(self)
     }
+    // The sources, the closure that reads them and the lists registered
+    // with are released in a loop rather than from this deinit, recursively,
+    // for a long chain.
+    var held: Any = (sources, update, registrations)
+    sources = []
+    update = nil
+    registrations = []
+    _DeferredReleases.release(&held)
   }
 
   /// Stores a value computed by the cell's owner and tells the observers,
