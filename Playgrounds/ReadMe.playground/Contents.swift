@@ -22,7 +22,7 @@ import PlaygroundSupport
 func firstTaste() {
   let username = Observable("")
   let password = Observable("")
-  let canLogIn = combine(.every, username, password, initial: false) { user, pass in
+  let canLogIn = combine(username, password) { user, pass in
     user.count >= 6 && pass.count >= 6
   }
   let subscription = canLogIn.observe { print("log in enabled:", $0) }
@@ -39,6 +39,11 @@ func firstTaste() {
 
 @MainActor
 func combiners() {
+  let firstName = Observable("Ada")
+  let lastName = Observable("Lovelace")
+  let header = combine(firstName, lastName) { "\($0) \($1)" }  // "Ada Lovelace", at once
+  print("header:", header.value)
+
   let usernameValid = Observable(false)
   let passwordValid = Observable(false)
   let loginEnabled = combine(.every, usernameValid, passwordValid, initial: false) { $0 && $1 }

@@ -83,7 +83,7 @@ struct GraphAndTraceTests {
     let screen = shell.frame(size: size)
     #expect(shell.handle(.control("g")) == .continue)
     let pane = shell.frame(size: size)
-    #expect(pane.lines.first?.text.hasPrefix("array<Item> \"master.items\" = 1 elements") == true)
+    #expect(pane.lines.first?.text.hasPrefix("array<Item> \"master.items\" = 1 element") == true)
     #expect(
       pane.lines.last == Frame.Line("↑/↓ scroll  t trace on  ^G/esc close graph", style: .dim))
     _ = shell.handle(.down)

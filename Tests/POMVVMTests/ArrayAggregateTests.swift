@@ -24,6 +24,25 @@ struct ArrayAggregateTests {
     withExtendedLifetime(subscription) {}
   }
 
+  @Test func theTotalCountFollowsInsertionsAndRemovalsOnly() {
+    let array = ObservableArray([TestItem(1), TestItem(2)])
+    let total = array.liveCount()
+    let seen = Recorder<Int>()
+    let subscription = total.observe(seen.handler)
+    array.append(TestItem(3))  // 3
+    array.update(TestItem(2, on: true))  // 3: nothing to tell
+    array.move(from: 0, to: 2)  // 3: nothing to tell
+    array.append(contentsOf: [TestItem(4), TestItem(5)])  // 5
+    array.remove(id: 1)  // 4
+    array.batch { $0.removeLast(2) }  // 2
+    #expect(seen.events == [2, 3, 5, 4, 2])
+    #expect(total.recounts == 0)
+    array.removeAll()
+    #expect(total.value == 0)
+    #expect(total.value == array.count)
+    withExtendedLifetime(subscription) {}
+  }
+
   @Test func togglingInALargeArrayNeverRecounts() throws {
     let array = ObservableArray((0..<10_000).map { TestItem($0) })
     let open = array.liveCount(where: \.on)

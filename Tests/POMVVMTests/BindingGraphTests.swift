@@ -237,4 +237,53 @@ struct BindingGraphTests {
             binding @POMVVMTests/BindingGraphTests.swift:4 → cell<Int> "a" = 1 @POMVVMTests/BindingGraphTests.swift:1 (above)
         """)
   }
+
+  @Test func anArrayOfOneHasOneElement() throws {
+    let items = ObservableArray([Item(id: 1, on: false)]).labelled("items")
+    #expect(try node(BindingGraph(reachableFrom: items), labelled: "items").value == "1 element")
+    items.append(Item(id: 2, on: true))
+    #expect(try node(BindingGraph(reachableFrom: items), labelled: "items").value == "2 elements")
+  }
+
+  final class ListViewModel: ViewModel {
+    let header = Observable("Groceries", line: 1)
+  }
+
+  final class DetailViewModel: ViewModel {
+    let header = Observable("milk", line: 2)
+    let title = Observable("", line: 3)
+  }
+
+  @Test func aNameThatSeveralObjectsShareIsQualifiedByTheOwnersType() {
+    let list = ListViewModel()
+    let detail = DetailViewModel()
+    let graph = BindingGraph(reachableFrom: list, detail)
+    #expect(
+      graph.text == """
+        cell<String> "ListViewModel.header" = Groceries @POMVVMTests/BindingGraphTests.swift:1
+        cell<String> "DetailViewModel.header" = milk @POMVVMTests/BindingGraphTests.swift:2
+        cell<String> "title" =  @POMVVMTests/BindingGraphTests.swift:3
+        """)
+  }
+
+  final class DeletableDetailViewModel: ViewModel {
+    let item: ElementCell<Item>
+    let isGone = Observable(false, line: 1)
+    init(_ item: ElementCell<Item>) {
+      self.item = item
+      item.detachment.bind(to: isGone, line: 2)
+    }
+  }
+
+  @Test func aBindingFromDetachmentIsConnectedToItsElementCell() throws {
+    let items = ObservableArray([Item(id: 1, on: false)])
+    let detail = DeletableDetailViewModel(try #require(items.cell(for: 1)))
+    let graph = BindingGraph(reachableFrom: detail)
+    #expect(
+      graph.text == """
+        element cell<Item> "item" = Item(id: 1, on: false)
+          derivation → derived<Bool> = false
+            binding @POMVVMTests/BindingGraphTests.swift:2 → cell<Bool> "isGone" = false @POMVVMTests/BindingGraphTests.swift:1
+        """)
+  }
 }

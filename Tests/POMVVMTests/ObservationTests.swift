@@ -242,3 +242,43 @@ struct ObservationConformanceTests {
     #expect(tracker.fired == 1)
   }
 }
+
+// MARK: - The two `Observable`s
+
+/// An app model made with Observation's macro, which `import POMVVM` leaves
+/// alone.
+@Observable
+final class Shelf {
+  var title = "Groceries"
+}
+
+/// An app model that conforms to Observation's protocol itself.
+///
+/// With `import POMVVM`, the bare name `Observable` in a type position is the
+/// kit's generic cell, so `extension Pantry: Observable {}` fails with
+/// "reference to generic type 'Observable' requires arguments in <...>": the
+/// protocol is spelled `Observation.Observable`.
+final class Pantry {}
+extension Pantry: Observation.Observable {}
+
+/// Observation's protocol as a generic constraint, spelled as it must be.
+func countModels<Model: Observation.Observable>(_ models: [Model]) -> Int { models.count }
+
+@MainActor
+@Suite("The two Observables")
+struct TwoObservablesTests {
+  /// Both spellings, next to each other in one file that imports both
+  /// modules: this test is first a compile test.
+  @Test func theKitsCellAndObservationsProtocolCompileSideBySide() {
+    let title: Observable<String> = Observable("")  // the kit's cell
+    let typed: POMVVM.Observable<String> = title  // the same type, qualified
+    let shelf = Shelf()  // @Observable: Observation's macro
+    let models: [any Observation.Observable] = [shelf, Pantry(), title]
+    let greeting = Derived(observing: { "Shopping: \(shelf.title)" })
+    greeting.bind(to: typed)
+    #expect(title.value == "Shopping: Groceries")
+    #expect(models.count == 3)
+    #expect(countModels([shelf]) == 1)
+    #expect(countModels([Pantry(), Pantry()]) == 2)
+  }
+}

@@ -179,6 +179,25 @@ extension ObservableArray {
     return count
   }
 
+  /// A read-only cell with the number of elements, kept up to date in O(1)
+  /// per change.
+  ///
+  /// It is to `count` what ``liveCount(where:)`` is to `count(where:)`:
+  ///
+  /// ```swift
+  /// let total = items.liveCount()           // every element
+  /// let open = items.liveCount(where: \.on) // the open ones
+  /// ```
+  ///
+  /// - Returns: The counting cell; it stops following the array when the
+  ///   last reference to it goes away.
+  /// - Complexity: O(*n*) to create; then O(*k*) per change of *k* elements
+  ///   (O(*n*) for a reload).
+  @inlinable
+  public func liveCount() -> ArrayCount<Element> {
+    liveCount { _ in true }
+  }
+
   /// A read-only cell with the element that has `id`, or `nil` while no
   /// element has it.
   ///

@@ -54,9 +54,9 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// The element's current value, or its last value once detached.
   ///
   /// Setting it writes through to the array; a refused write is reported to
-  /// ``Diagnostics``, naming this setter (a setter cannot take its caller's
-  /// location): write `cell.set(newValue)` (``set(_:fileID:line:)``) to
-  /// have it name your line.
+  /// ``Diagnostics``, naming this cell and where it was made (a setter cannot
+  /// take its caller's location): write `cell.set(newValue)`
+  /// (``set(_:fileID:line:)``) to have it name your line.
   ///
   /// - Complexity: O(1) to read; O(1) on average to write.
   @inlinable
@@ -68,9 +68,9 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
     _modify {
       var newValue = _writeStart()
       yield &newValue
-      set(newValue)
+      set(newValue, fileID: _Culprit.throughValue, line: _Culprit.line(of: self))
     }
-    set { set(newValue) }
+    set { set(newValue, fileID: _Culprit.throughValue, line: _Culprit.line(of: self)) }
   }
 
   /// The array's current element, which a write starts from.
@@ -113,7 +113,8 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   ///
   /// `cell.set(newValue)` calls ``set(_:fileID:line:)``, which names the
   /// caller's line in a refusal's report; this one is what generic code
-  /// calls through ``MutableObservableCell``, and its reports name the kit.
+  /// calls through ``MutableObservableCell``, and its reports name the
+  /// cell.
   ///
   /// - Parameter newValue: The element's new value; it must keep the id.
   /// - Returns: `true` if the array took the write; `false` if the cell is
@@ -123,7 +124,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   @_disfavoredOverload
   @discardableResult
   public func set(_ newValue: Element) -> Bool {
-    set(newValue, fileID: #fileID, line: #line)
+    set(newValue, fileID: _Culprit.throughValue, line: _Culprit.line(of: self))
   }
 
   /// Replaces the element in the array; a refusal's report names the

@@ -125,8 +125,8 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   /// The field of the base cell's current value; setting it writes through
   /// the base cell.
   ///
-  /// A refused write's report names this setter (a setter cannot take its
-  /// caller's location): write `cell.set(newValue)`
+  /// A refused write's report names this cell and where it was made (a
+  /// setter cannot take its caller's location): write `cell.set(newValue)`
   /// (``set(_:fileID:line:)``) to have it name your line.
   @inlinable
   public var value: Field {
@@ -139,9 +139,10 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
       var whole = _baseWriteStart()
       var newValue = _field(of: &whole)
       yield &newValue
-      _ = _write(newValue, into: &whole, fileID: #fileID, line: #line)
+      _ = _write(
+        newValue, into: &whole, fileID: _Culprit.throughValue, line: _Culprit.line(of: self))
     }
-    set { set(newValue) }
+    set { set(newValue, fileID: _Culprit.throughValue, line: _Culprit.line(of: self)) }
   }
 
   /// The base value a write starts from: the base's current state, which
@@ -194,7 +195,8 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   ///
   /// `projection.set(newValue)` calls ``set(_:fileID:line:)``, which names
   /// the caller's line in a refusal's report; this one is what generic code
-  /// calls through ``MutableObservableCell``, and its reports name the kit.
+  /// calls through ``MutableObservableCell``, and its reports name the
+  /// cell.
   ///
   /// - Parameter newValue: The new value of the field.
   /// - Returns: Whether the base cell accepted the write.
@@ -202,7 +204,7 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   @_disfavoredOverload
   @discardableResult
   public func set(_ newValue: Field) -> Bool {
-    set(newValue, fileID: #fileID, line: #line)
+    set(newValue, fileID: _Culprit.throughValue, line: _Culprit.line(of: self))
   }
 
   /// Writes the field through the base cell; a refusal's report names the

@@ -191,10 +191,12 @@ func _bindOneWay<Target: MutableObservableCell>(
   let comparable = propagation.isDuplicate != nil
   weak let sourceList = _originList(of: source, comparable: comparable)
   weak let targetList = _originList(of: target, comparable: comparable)
+  // The target's report of a refused write names the binding.
+  let bindingLine = line | _Culprit.bindingFlag
   let forward = subscribe { [weak target] value in
     extendLifetime(sourceEnd)
     propagation.receive(
-      value, .forward, write: { target?.set($1, fileID: fileID, line: line) ?? false },
+      value, .forward, write: { target?.set($1, fileID: fileID, line: bindingLine) ?? false },
       read: { $0 == .forward ? read() : nil },
       list: { $0 == .forward ? targetList : sourceList })
   }
@@ -276,11 +278,13 @@ extension MutableObservableCell {
     let propagation = _Propagation<Value>(fileID: fileID, line: line)
     let selfEnd = _BindingEndpoint(token)
     let otherEnd = _BindingEndpoint(token)
+    // A cell's report of a refused write names the binding.
+    let bindingLine = line | _Culprit.bindingFlag
     let write: @MainActor (_Propagation<Value>.Direction, Value) -> Bool = {
       [weak self, weak other] in
       switch $0 {
-      case .forward: other?.set($1, fileID: fileID, line: line) ?? false
-      case .backward: self?.set($1, fileID: fileID, line: line) ?? false
+      case .forward: other?.set($1, fileID: fileID, line: bindingLine) ?? false
+      case .backward: self?.set($1, fileID: fileID, line: bindingLine) ?? false
       }
     }
     let read: @MainActor (_Propagation<Value>.Direction) -> Value? = {

@@ -38,26 +38,27 @@ public final class AnyMutableCell<Value>: MutableObservableCell {
 
   /// The wrapped cell's value; setting it writes through the wrapped cell.
   ///
-  /// A refused write's report names this setter (a setter cannot take its
-  /// caller's location): write `cell.set(newValue)`
+  /// A refused write's report names the wrapped cell and where it was made
+  /// (a setter cannot take its caller's location): write `cell.set(newValue)`
   /// (``set(_:fileID:line:)``) to have it name your line.
   public var value: Value {
     get { base.value }
-    set { set(newValue) }
+    set { base.value = newValue }
   }
 
   /// Writes through the wrapped cell.
   ///
   /// `erased.set(newValue)` calls ``set(_:fileID:line:)``, which names the
   /// caller's line in a refusal's report; this one is what generic code
-  /// calls through ``MutableObservableCell``, and its reports name the kit.
+  /// calls through ``MutableObservableCell``, and its reports name the
+  /// wrapped cell.
   ///
   /// - Parameter newValue: The value to write.
   /// - Returns: Whether the wrapped cell took the write.
   @_disfavoredOverload
   @discardableResult
   public func set(_ newValue: Value) -> Bool {
-    set(newValue, fileID: #fileID, line: #line)
+    base.set(newValue)
   }
 
   /// Writes through the wrapped cell; a refusal's report names the caller's

@@ -154,6 +154,7 @@ public struct BindingGraph: Sendable, Hashable, CustomStringConvertible {
       finder.find(in: root, path: nil, depth: 0)
     }
     builder.pathLabels = finder.labels
+    builder.owners = finder.owners
     for list in finder.lists {
       builder.addRoot(list)
     }
@@ -297,6 +298,9 @@ struct _GraphBuilder {
   private var toExpand: [_ObserverListBase] = []
   /// Labels from the property paths the roots were found at.
   var pathLabels: [ObjectIdentifier: String] = [:]
+  /// The type of the root each list was found in, to tell apart two nodes
+  /// that would have the same name.
+  var owners: [ObjectIdentifier: String] = [:]
 
   /// Adds `list` and everything reachable from it.
   mutating func addRoot(_ list: _ObserverListBase) {
@@ -306,8 +310,26 @@ struct _GraphBuilder {
     }
   }
 
+  /// The graph, with a name that several nodes share qualified by the
+  /// type of the root each was found in (`DetailViewModel.header`).
   func finish() -> BindingGraph {
-    BindingGraph(nodes: nodes, edges: edges)
+    var nodes = nodes
+    var named: [String: [Int]] = [:]
+    for node in nodes {
+      if let label = node.label { named[label, default: []].append(node.id) }
+    }
+    var ownerOfNode: [Int: String] = [:]
+    for (key, id) in ids {
+      if let owner = owners[key] { ownerOfNode[id] = owner }
+    }
+    for (label, sharing) in named where sharing.count > 1 {
+      let ownerTypes = Set(sharing.compactMap { ownerOfNode[$0] })
+      guard ownerTypes.count > 1 else { continue }
+      for id in sharing {
+        if let owner = ownerOfNode[id] { nodes[id].label = "\(owner).\(label)" }
+      }
+    }
+    return BindingGraph(nodes: nodes, edges: edges)
   }
 
   /// The node of `list`, added (and queued to expand) if new.
@@ -321,7 +343,8 @@ struct _GraphBuilder {
       BindingGraph.Node(
         id: id, kind: Self.kind(of: list),
         valueType: array?._graphElementTypeName ?? list._valueTypeName,
-        value: array.map { "\($0._graphCount) elements" } ?? list._valueDescription,
+        value: array.map { $0._graphCount == 1 ? "1 element" : "\($0._graphCount) elements" }
+          ?? list._valueDescription,
         label: (_Labels.label(of: list) ?? pathLabels[key]).map(_visibleControls),
         origin: list._origin))
     toExpand.append(list)
@@ -349,6 +372,11 @@ struct _GraphBuilder {
 
   private mutating func expand(_ list: _ObserverListBase) {
     let source = id(of: list)
+    if let detachment = _Detachments.state(of: list) {
+      // An element cell's `detachment` lives in a side table: without this
+      // edge, what it is bound to would float unconnected.
+      link(source, id(of: detachment._node), .derivation)
+    }
     if list._kind == .array, let array = _LiveArrays.array(of: list) {
       let (cells, aggregates) = array._graphChildren
       for cell in cells { link(source, id(of: cell), .element) }
@@ -397,15 +425,20 @@ struct _GraphBuilder {
 struct _RootFinder {
   private(set) var lists: [_ObserverListBase] = []
   private(set) var labels: [ObjectIdentifier: String] = [:]
+  /// The type of the root each list was found in.
+  private(set) var owners: [ObjectIdentifier: String] = [:]
   private var visited = Set<ObjectIdentifier>()
+  private var rootType = ""
 
   mutating func find(in value: Any, path: String?, depth: Int) {
+    if depth == 0 { rootType = _typeName(type(of: value), qualified: false) }
     if let object = _unwrappedObject(value) {
       guard visited.insert(ObjectIdentifier(object)).inserted else { return }
       if let list = Self.list(of: object) {
         lists.append(list)
         if let path, labels[ObjectIdentifier(list)] == nil {
           labels[ObjectIdentifier(list)] = path
+          owners[ObjectIdentifier(list)] = rootType
         }
         return
       }

@@ -17,41 +17,53 @@ import Darwin
 ///
 /// ## Culprits
 ///
-/// Every report names the line of *your* code that caused it, its culprit,
-/// as a ``Report/fileID`` (`Module/File.swift`, like `#fileID`) and a
-/// ``Report/line``. Written out (``Report/description``, and what the
-/// default handler prints), a report is its message followed by the
-/// location:
+/// Every report names its culprit, the code of *yours* that caused it, and
+/// never a line inside the kit. ``Report/culprit`` says which of three it
+/// is, and ``Report/description`` (what the default handler prints) writes
+/// it out after the message:
 ///
-/// ```
-/// write refused: the element with id 2 was removed from its array; its cell is detached and keeps the last value (at App/DetailScreen.swift:42)
-/// ```
+/// - ``Report/Culprit/call``: the line that called the kit, as a
+///   ``Report/fileID`` (`Module/File.swift`, like `#fileID`) and a
+///   ``Report/line``. The kit's entry points that can cause a report take
+///   the caller's location as defaulted `fileID` and `line` arguments, so
+///   you never pass them yourself: a write with ``ElementCell/set(_:fileID:line:)``,
+///   ``ProjectedCell/set(_:fileID:line:)`` or ``AnyMutableCell/set(_:fileID:line:)``
+///   (which `cell.set(value)` calls); a switch operation of a ``Switchable``
+///   view model (`openSwitch()`, `closeSwitch()`, `toggleSwitch()`); a
+///   store's failed save, which names the line that opened it
+///   (``Store/init(contentsOf:fileID:line:)``); and your own
+///   ``report(_:fileID:line:)``.
 ///
-/// The kit's entry points that can cause a report take the caller's
-/// location as defaulted `fileID` and `line` arguments, so you never pass
-/// them yourself:
+///   ```
+///   write refused: the element with id 2 was removed from its array; its cell is detached and keeps the last value (at App/DetailScreen.swift:42)
+///   ```
 ///
-/// - a write: ``ElementCell/set(_:fileID:line:)``,
-///   ``ProjectedCell/set(_:fileID:line:)`` and
-///   ``AnyMutableCell/set(_:fileID:line:)``, which `cell.set(value)`
-///   calls;
-/// - a switch operation of a ``Switchable`` view model:
-///   `openSwitch(fileID:line:)`, `closeSwitch(fileID:line:)` and
-///   `toggleSwitch(fileID:line:)`;
-/// - a binding: a write it makes, and its failure to settle, name the line
-///   that made it (``ObservableCell/bind(to:fileID:line:)``,
-///   ``MutableObservableCell/bidirectionalBind(to:fileID:line:)``);
-/// - a store: a failed save names the line that opened it
-///   (``Store/init(contentsOf:fileID:line:)``);
-/// - your own report, ``report(_:fileID:line:)``, names its caller.
+/// - ``Report/Culprit/binding``: the write came through a binding; the
+///   location is the line that made it
+///   (``ObservableCell/bind(to:fileID:line:)``,
+///   ``MutableObservableCell/bidirectionalBind(to:fileID:line:)``). A
+///   binding that does not settle is a ``Report/Culprit/call`` of that line.
 ///
-/// A property setter cannot take the caller's location: a write through
-/// `value = …` (or `value.field = …`) names the kit's setter. Call
-/// `set(_:)` instead where the report should name your line. A call
-/// through a protocol requirement without the location (`set(_:)`,
-/// `openSwitch()`, … on a generic or existential value) names the kit
-/// too; generic code passes its caller's location on with
-/// ``MutableObservableCell/set(_:fileID:line:)``.
+///   ```
+///   write refused: the element with id 2 was removed from its array; its cell is detached and keeps the last value (through the binding made at App/DetailScreen.swift:18)
+///   ```
+///
+/// - ``Report/Culprit/cell``: the write went through a cell's `value`
+///   (`cell.value = …`, `cell.value.field = …`, `cell.value.toggle()`), or
+///   through `set(_:)` called on a generic or existential cell. A property
+///   setter cannot take its caller's location, so the message names what
+///   the kit does know: the cell written, by its label
+///   (``ObservableCell/labelled(_:)``, or the property path
+///   ``BindingGraph/labelByPropertyPath(_:)`` gives it) or else its kind
+///   and type, and where it was made. ``Report/fileID`` and ``Report/line``
+///   are where it was made (empty and 0 when it was not made by your code,
+///   as an element cell is not):
+///
+///   ```
+///   detail.name (made at App/DetailScreen.swift:12) refused a write: the element with id 2 was removed from its array; its cell is detached and keeps the last value
+///   ```
+///
+///   Call `set(_:)` instead where the report should name your line.
 ///
 /// ## Captures
 ///
@@ -62,18 +74,34 @@ import Darwin
 /// active goes to ``handler``.
 @MainActor
 public enum Diagnostics {
-  /// One report: what went wrong, and the line of the caller's code that
-  /// caused it.
+  /// One report: what went wrong, and the code of yours that caused it.
   public struct Report: Hashable, Sendable, CustomStringConvertible {
+    /// What the location of a report stands for.
+    public enum Culprit: Hashable, Sendable {
+      /// The line of the call that caused the report.
+      case call
+      /// The line that made the binding a refused write came through.
+      case binding
+      /// Where the cell that a write through its `value` was refused by was
+      /// made; the message names that cell. The location is empty (an empty
+      /// ``Report/fileID`` and ``Report/line`` 0) when no code of yours made
+      /// the cell, and when the caller is unknown.
+      case cell
+    }
+
     /// What went wrong and what the kit did about it.
     public var message: String
 
-    /// The file of the code that caused the report, as `#fileID` spells it:
-    /// `Module/File.swift`.
+    /// The file of the culprit, as `#fileID` spells it:
+    /// `Module/File.swift`; empty when it is unknown.
     public var fileID: String
 
-    /// The line of the code that caused the report.
+    /// The line of the culprit; 0 when it is unknown.
     public var line: UInt
+
+    /// What ``fileID`` and ``line`` stand for: a call, a binding, or the
+    /// cell written through its `value`.
+    public var culprit: Culprit
 
     /// Creates a report.
     ///
@@ -81,16 +109,25 @@ public enum Diagnostics {
     ///   - message: What went wrong and what the kit did about it.
     ///   - fileID: The culprit's file, as `#fileID` spells it.
     ///   - line: The culprit's line.
-    public init(_ message: String, fileID: String, line: UInt) {
+    ///   - culprit: What the location stands for; by default, a call.
+    public init(_ message: String, fileID: String, line: UInt, culprit: Culprit = .call) {
       self.message = message
       self.fileID = fileID
       self.line = line
+      self.culprit = culprit
     }
 
-    /// The message followed by the culprit:
-    /// `<message> (at <fileID>:<line>)`.
+    /// The message followed by the culprit: `<message> (at <fileID>:<line>)`
+    /// for a call, `<message> (through the binding made at
+    /// <fileID>:<line>)` for a binding, and the message alone for a cell,
+    /// which the message names.
     public var description: String {
-      "\(message) (at \(fileID):\(line))"
+      if fileID.isEmpty { return message }
+      switch culprit {
+      case .call: return "\(message) (at \(fileID):\(line))"
+      case .binding: return "\(message) (through the binding made at \(fileID):\(line))"
+      case .cell: return message
+      }
     }
   }
 
@@ -112,6 +149,11 @@ public enum Diagnostics {
   /// Sends a report to the current task's innermost capture, or else to
   /// ``handler``.
   ///
+  /// A cell of yours that reports a refused write passes on the `fileID`
+  /// and `line` its `set(_:fileID:line:)` was given: the kit's writes through
+  /// a binding or a cell's `value` mark them, and the report then names that
+  /// binding or cell (see ``Report/Culprit``).
+  ///
   /// - Parameters:
   ///   - message: What went wrong and what the kit did about it.
   ///   - fileID: The culprit's file; by default, the caller's.
@@ -119,7 +161,7 @@ public enum Diagnostics {
   public static func report(
     _ message: String, fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    report(Report(message, fileID: "\(fileID)", line: line))
+    report(_Culprit.report(message, fileID: fileID, line: line))
   }
 
   /// Sends a report, as it is, to the current task's innermost capture, or

@@ -18,7 +18,7 @@
 /// the default implementations, `model.toggleSwitch()` calls
 /// `toggleSwitch(fileID:line:)` (and so for open and close), whose report
 /// names the caller's line; a call through the requirement, on a generic
-/// or existential value, names the kit. A view model that implements an
+/// or existential value, names the `on` cell and where it was made. A view model that implements an
 /// operation itself is called as it is (`model.toggleSwitch()` calls its
 /// own `toggleSwitch()`).
 @MainActor
@@ -59,7 +59,7 @@ extension ViewModel where Self: Switchable {
   @_disfavoredOverload
   @discardableResult
   public func openSwitch() -> Bool {
-    openSwitch(fileID: #fileID, line: #line)
+    on.set(true)
   }
 
   /// Turns the switch on; a refusal's report names the caller's line.
@@ -82,7 +82,7 @@ extension ViewModel where Self: Switchable {
   @_disfavoredOverload
   @discardableResult
   public func closeSwitch() -> Bool {
-    closeSwitch(fileID: #fileID, line: #line)
+    on.set(false)
   }
 
   /// Turns the switch off; a refusal's report names the caller's line.
@@ -104,7 +104,7 @@ extension ViewModel where Self: Switchable {
   @_disfavoredOverload
   @discardableResult
   public func toggleSwitch() -> Bool {
-    toggleSwitch(fileID: #fileID, line: #line)
+    on.set(!on.value)
   }
 
   /// Turns the switch to its other state; a refusal's report names the
