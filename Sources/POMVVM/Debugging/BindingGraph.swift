@@ -396,6 +396,9 @@ struct _GraphBuilder {
 @MainActor
 struct _RootFinder {
   private(set) var lists: [_ObserverListBase] = []
+  /// The objects found, parallel to `lists`: the cell, array or stream
+  /// itself, as it was stored.
+  private(set) var objects: [AnyObject] = []
   private(set) var labels: [ObjectIdentifier: String] = [:]
   private var visited = Set<ObjectIdentifier>()
 
@@ -404,6 +407,7 @@ struct _RootFinder {
       guard visited.insert(ObjectIdentifier(object)).inserted else { return }
       if let list = Self.list(of: object) {
         lists.append(list)
+        objects.append(object)
         if let path, labels[ObjectIdentifier(list)] == nil {
           labels[ObjectIdentifier(list)] = path
         }
@@ -436,7 +440,7 @@ struct _RootFinder {
   }
 
   /// The list a kit object stands for in the graph.
-  private static func list(of object: AnyObject) -> _ObserverListBase? {
+  static func list(of object: AnyObject) -> _ObserverListBase? {
     if let array = object as? any _GraphArray { return array._observerList }
     if let cell = _graphCell(of: object) { return cell._graphList }
     return object as? _ObserverListBase
