@@ -1,7 +1,7 @@
 /// What one step of a ``StateRecorder`` is expected to change: each cell's
 /// new values, each array's changes and each stream's events, in order.
 ///
-/// A ``StateRecorder/perform(_:expecting:fileID:filePath:line:column:)``
+/// A ``StateRecorder/perform(_:expecting:fileID:filePath:line:column:)-52utz``
 /// hands you one to fill in:
 ///
 /// ```swift
@@ -50,8 +50,8 @@ public struct StateExpectations<Root> {
   /// twice, in order.
   ///
   /// - Parameters:
-  ///   - keyPath: From the root to a cell (an ``Observable``, a ``Derived``,
-  ///     a projection, an element cell, an aggregate, a ``Load``).
+  ///   - keyPath: From the root to a cell (an `Observable`, a `Derived`,
+  ///     a projection, an element cell, an aggregate, a `Load`).
   ///   - value: The value it changes to.
   public mutating func changed<Cell: ObservableCell>(
     _ keyPath: KeyPath<Root, Cell>, to value: Cell.Value
@@ -87,7 +87,7 @@ public struct StateExpectations<Root> {
   /// row brings are not changes of their own.
   ///
   /// - Parameters:
-  ///   - keyPath: From the root to an ``ObservableArray``.
+  ///   - keyPath: From the root to an `ObservableArray`.
   ///   - elements: The array's contents right after the change.
   public mutating func changed<Element: Identifiable & Equatable>(
     _ keyPath: KeyPath<Root, ObservableArray<Element>>, to elements: [Element]
@@ -107,7 +107,7 @@ public struct StateExpectations<Root> {
   /// ```
   ///
   /// - Parameters:
-  ///   - keyPath: From the root to an ``ObservableArray``.
+  ///   - keyPath: From the root to an `ObservableArray`.
   ///   - predicate: Whether the change (its change set and its new
   ///     contents) is the expected one.
   public mutating func changed<Element: Identifiable>(
@@ -125,7 +125,7 @@ public struct StateExpectations<Root> {
   /// Expects the stream at `keyPath` to send `payloads`, in order.
   ///
   /// - Parameters:
-  ///   - keyPath: From the root to an ``EventStream``.
+  ///   - keyPath: From the root to an `EventStream`.
   ///   - payloads: The events' payloads, one per event.
   public mutating func sent<Payload: Equatable>(
     _ keyPath: KeyPath<Root, EventStream<Payload>>, _ payloads: [Payload]

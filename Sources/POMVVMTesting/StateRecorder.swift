@@ -3,9 +3,9 @@
 /// it for reducers.
 ///
 /// The recorder finds every cell, derived cell, aggregate, array and event
-/// stream stored in the root, the way ``BindingGraph`` does, names each by
+/// stream stored in the root, the way `BindingGraph` does, names each by
 /// its property path (`detail.on`, `rows[2].text`, `openSwitchCount`) and
-/// observes it. Each ``perform(_:expecting:fileID:filePath:line:column:)``
+/// observes it. Each ``perform(_:expecting:fileID:filePath:line:column:)-52utz``
 /// runs an action, then compares what changed during it with what the
 /// expectations say:
 ///
@@ -101,7 +101,7 @@ public final class StateRecorder<Root> {
   ///
   /// - Parameters:
   ///   - root: The view model, or a value that holds the view models of a
-  ///     screen; its stored properties are searched as ``BindingGraph`` searches
+  ///     screen; its stored properties are searched as `BindingGraph` searches
   ///     them.
   ///   - fileID: Where an unfinished recorder is reported; the caller's file.
   ///   - filePath: Where an unfinished recorder is reported; the caller's file.
@@ -132,7 +132,7 @@ public final class StateRecorder<Root> {
       at: location)
   }
 
-  /// The property paths of the state recorded now, in the order found.
+  /// The property paths of the state recorded now, sorted.
   public var recordedPaths: [String] {
     states.values.map(\.path).sorted()
   }
@@ -210,7 +210,7 @@ public final class StateRecorder<Root> {
   /// that finished late) are failures, unless ``exhaustivity`` is off.
   ///
   /// Call it at the end of a test whose effects may outlive its last step.
-  /// After it, the recorder observes nothing and ``perform(_:expecting:fileID:filePath:line:column:)``
+  /// After it, the recorder observes nothing and ``perform(_:expecting:fileID:filePath:line:column:)-52utz``
   /// reports a misuse.
   ///
   /// - Parameters:

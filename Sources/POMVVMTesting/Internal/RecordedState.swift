@@ -77,7 +77,7 @@ final class RecordedState {
   }
 }
 
-/// An ``ObservableArray`` as the recorder sees it, whatever its element.
+/// An `ObservableArray` as the recorder sees it, whatever its element.
 @MainActor
 protocol _RecordableArray: AnyObject {
   var _recordedElements: Any { get }
@@ -93,7 +93,7 @@ extension ObservableArray: _RecordableArray {
   }
 }
 
-/// An ``EventStream`` as the recorder sees it, whatever its payload.
+/// An `EventStream` as the recorder sees it, whatever its payload.
 @MainActor
 protocol _RecordableEvents: AnyObject {
   func _recordEvents(_ handler: @escaping @MainActor (Any) -> Void) -> Subscription
