@@ -455,7 +455,8 @@ public final class StateRecorder<Root> {
   private func missing(_ item: StateExpectations<Root>.Item, name: String, seen: Int) -> String {
     let expected = item.expected.map { ValueDiff.render($0) } ?? "a value the predicate accepts"
     let noun = item.kind == .event ? "event from" : "change of"
-    let count = seen == 0 ? "" : " (it changed only \(seen) time\(seen == 1 ? "" : "s"))"
+    let verb = item.kind == .event ? "sent" : "changed"
+    let count = seen == 0 ? "" : " (it \(verb) only \(seen) time\(seen == 1 ? "" : "s"))"
     return "Missing \(noun) \(name): expected \(expected)\(count)"
   }
 

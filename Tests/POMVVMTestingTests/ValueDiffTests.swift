@@ -27,6 +27,16 @@ private struct Row: Equatable {
   var on: Bool
 }
 
+/// An object that refers to itself.
+private final class Node {
+  var name: String
+  var next: Node?
+
+  init(_ name: String) {
+    self.name = name
+  }
+}
+
 @Suite("ValueDiff")
 struct ValueDiffTests {
   @Test func aNestedStructShowsOnlyTheFieldsThatDiffer() {
@@ -126,6 +136,13 @@ struct ValueDiffTests {
         + "…aaaaaaaaaaaaaaaaaaaay\\nbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb…"
                                 ^ first difference, at character 101
         """)
+  }
+
+  @Test func anObjectIsShownByItsFieldsOnlyAtTheTopSoThatCyclesEnd() {
+    let node = Node("a")
+    node.next = node
+    #expect(ValueDiff.render(node) == "Node(name: \"a\", next: Node(…))")
+    #expect(ValueDiff.render([node]) == "[Node(…)]")
   }
 
   @Test func equalValuesHaveNoDiff() {

@@ -75,8 +75,14 @@ enum ValueDiff {
           + render(pair[1].value, depth: depth + 1)
       }
       return "[" + pairs.sorted().joined(separator: ", ") + "]"
-    case .struct, .class:
+    case .struct:
       if isLeaf(value, children) { return String(describing: value) }
+      return typeName(of: value) + "(" + fields(children, depth: depth + 1) + ")"
+    case .class:
+      // An object is shown by its fields at the top only: below, it is a
+      // reference (a view model's cells, a graph with cycles), named by type.
+      if isLeaf(value, children) { return String(describing: value) }
+      guard depth == 0 else { return typeName(of: value) + "(…)" }
       return typeName(of: value) + "(" + fields(children, depth: depth + 1) + ")"
     default:
       return String(describing: value)
