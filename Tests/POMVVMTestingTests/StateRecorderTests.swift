@@ -309,6 +309,32 @@ struct StateRecorderTests {
       ])
   }
 
+  @Test func aStepAfterFinishIsAMisuseAndRunsNothing() {
+    let form = FormViewModel()
+    let recorder = StateRecorder(of: form)
+    recorder.finish()
+    var ran = false
+    let failures = recordedFailures {
+      recorder.perform { ran = true }
+    }
+    #expect(!ran)
+    #expect(
+      failures.map(\.message) == [
+        "StateRecorder.perform cannot run: the recorder was finished"
+      ])
+    #expect(form.name.observerCount == 0, "finish() ends every observation")
+  }
+
+  @Test func finishSkipsLateChangesWhenExhaustivityIsOff() {
+    let form = FormViewModel()
+    let recorder = StateRecorder(of: form)
+    recorder.exhaustivity = .off
+    form.name.value = "late"
+    recorder.finish()
+    // A failure recorded by finish() would fail this test.
+    #expect(form.name.observerCount == 0, "finish() ends every observation")
+  }
+
   @Test func aNewRowIsPartOfTheArraysChangeAndADeletedRowIsForgotten() {
     let screen = ListScreen(["a", "b"])
     let recorder = StateRecorder(of: screen)
