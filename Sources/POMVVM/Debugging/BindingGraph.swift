@@ -424,6 +424,9 @@ struct _GraphBuilder {
 @MainActor
 struct _RootFinder {
   private(set) var lists: [_ObserverListBase] = []
+  /// The objects found, parallel to `lists`: the cell, array or stream
+  /// itself, as it was stored.
+  private(set) var objects: [AnyObject] = []
   private(set) var labels: [ObjectIdentifier: String] = [:]
   /// The type of the root each list was found in.
   private(set) var owners: [ObjectIdentifier: String] = [:]
@@ -436,6 +439,7 @@ struct _RootFinder {
       guard visited.insert(ObjectIdentifier(object)).inserted else { return }
       if let list = Self.list(of: object) {
         lists.append(list)
+        objects.append(object)
         if let path, labels[ObjectIdentifier(list)] == nil {
           labels[ObjectIdentifier(list)] = path
           owners[ObjectIdentifier(list)] = rootType
@@ -469,7 +473,7 @@ struct _RootFinder {
   }
 
   /// The list a kit object stands for in the graph.
-  private static func list(of object: AnyObject) -> _ObserverListBase? {
+  static func list(of object: AnyObject) -> _ObserverListBase? {
     if let array = object as? any _GraphArray { return array._observerList }
     if let cell = _graphCell(of: object) { return cell._graphList }
     return object as? _ObserverListBase

@@ -1,0 +1,50 @@
+/// One piece of state found in a root: a cell, an array or an event stream.
+///
+/// Not API: it is how POMVVMTesting's `StateRecorder` finds state the way
+/// ``BindingGraph`` does, with the same property paths.
+package struct _FoundState {
+  /// The cell, array or stream, as it was stored.
+  package let object: AnyObject
+  /// The property path it was found at (`detail.on`, `rows[2].text`).
+  package let path: String
+  /// Its label, if it was given one with `labelled(_:)`.
+  package let label: String?
+  /// What it is, shared by every wrapper of it: an erased cell and the cell
+  /// it wraps have the same identity.
+  package let identity: ObjectIdentifier
+}
+
+extension BindingGraph {
+  /// The cells, arrays and streams stored in `roots`, found as
+  /// ``init(reachableFrom:)-(Any...)`` finds them, each once, in the order
+  /// they were found.
+  ///
+  /// Not API: POMVVMTesting's `StateRecorder` calls it before and after
+  /// every step. It walks stored properties only; nothing in the set and
+  /// notify paths knows of it.
+  @MainActor
+  package static func _stateObjects(in roots: [Any]) -> [_FoundState] {
+    var finder = _RootFinder()
+    for root in roots {
+      finder.find(in: root, path: nil, depth: 0)
+    }
+    var seen = Set<ObjectIdentifier>()
+    var found: [_FoundState] = []
+    for (list, object) in zip(finder.lists, finder.objects) {
+      let identity = ObjectIdentifier(list)
+      guard seen.insert(identity).inserted else { continue }
+      found.append(
+        _FoundState(
+          object: object, path: finder.labels[identity] ?? "(root)",
+          label: _Labels.label(of: list), identity: identity))
+    }
+    return found
+  }
+
+  /// The identity ``_stateObjects(in:)`` gives `object`, if it is a cell, an
+  /// array or a stream of the kit.
+  @MainActor
+  package static func _stateIdentity(of object: AnyObject) -> ObjectIdentifier? {
+    _RootFinder.list(of: object).map(ObjectIdentifier.init)
+  }
+}

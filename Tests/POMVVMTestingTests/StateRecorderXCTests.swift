@@ -1,0 +1,121 @@
+import POMVVMTesting
+import XCTest
+
+/// A counter with a derived parity, for the recorder under XCTest.
+@MainActor
+private final class CounterViewModel: ViewModel {
+  let count = Observable(0)
+  let isEven: Derived<Bool>
+  let reset = EventStream<Void>()
+
+  init() {
+    isEven = count.map { $0.isMultiple(of: 2) }
+  }
+}
+
+/// The recorder under XCTest: its failures go through `XCTFail`, at the
+/// caller's file and line, and are captured here (as in
+/// `XCTestReportingTests`) so that their text can be compared.
+final class StateRecorderXCTests: XCTestCase {
+  private struct Failure: Equatable {
+    var file: String
+    var line: Int
+    var message: String
+  }
+
+  private var isCapturing = false
+  private var captured: [Failure] = []
+
+  override func recordFailure(
+    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+    expected: Bool
+  ) {
+    guard isCapturing else {
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+      return
+    }
+    captured.append(Failure(file: filePath, line: lineNumber, message: description))
+  }
+
+  @MainActor
+  func testAnUnassertedChangeFailsAtTheLineOfPerform() async {
+    let counter = CounterViewModel()
+    let recorder = StateRecorder(of: counter)
+    isCapturing = true
+    let line = #line + 1
+    recorder.perform {
+      counter.count.value = 1
+      counter.reset.send()
+    } expecting: {
+      $0.changed(\.count, to: 2)
+    }
+    isCapturing = false
+    XCTAssertEqual(
+      captured,
+      [
+        Failure(
+          file: #filePath, line: line,
+          message: """
+            failed - StateRecorder found 3 problems in this step:
+            Wrong change of count (- expected, + actual):
+              - 2
+              + 1
+            Unexpected change of isEven:
+              - true
+              + false
+            Unexpected event sent by reset: ()
+            """)
+      ])
+  }
+
+  @MainActor
+  func testAFullyAssertedStepRecordsNothing() async {
+    let counter = CounterViewModel()
+    let recorder = StateRecorder(of: counter)
+    isCapturing = true
+    recorder.perform {
+      counter.count.value = 1
+    } expecting: {
+      $0.changed(\.count, to: 1)
+      $0.changed(\.isEven, to: false)
+    }
+    recorder.finish()
+    isCapturing = false
+    XCTAssertEqual(captured, [])
+  }
+
+  @MainActor
+  func testAReleasedRecorderWithUnreportedChangesFailsWhereItWasMade() async {
+    let counter = CounterViewModel()
+    isCapturing = true
+    var line = 0
+    do {
+      line = #line + 1
+      let recorder = StateRecorder(of: counter)
+      recorder.perform {
+        counter.count.value = 2
+      } expecting: {
+        $0.changed(\.count, to: 2)
+      }
+      counter.count.value = 3
+    }
+    isCapturing = false
+    XCTAssertEqual(
+      captured,
+      [
+        Failure(
+          file: #filePath, line: line,
+          message: """
+            failed - StateRecorder released with 2 unreported changes; assert them in a step, \
+            or call finish():
+            Unexpected change of count (made after the previous step ended):
+              - 2
+              + 3
+            Unexpected change of isEven (made after the previous step ended):
+              - true
+              + false
+            """)
+      ])
+  }
+}
