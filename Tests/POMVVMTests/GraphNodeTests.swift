@@ -258,3 +258,24 @@ struct DeepChainReleaseTests {
     #expect(first == nil, "the whole chain is released")
   }
 }
+
+@MainActor
+@Suite("Registrars")
+struct RegistrarTests {
+  /// Making a derived cell computes its first value; that read is the
+  /// kit's own, not the app's, so it makes no Observation registrar on the
+  /// source.
+  @Test func makingAMapOrACombinerMakesNoRegistrarOnItsSources() {
+    let source = Observable(1)
+    let other = Observable(2)
+    let doubled = source.map { $0 * 2 }
+    let label = source.map { "\($0)" as String? }
+    let sum = combine(source, other) { $0 + $1 }
+    #expect(source._tracking == nil)
+    #expect(other._tracking == nil)
+    #expect(doubled._node._tracking == nil)
+    #expect([doubled.value, sum.value] == [2, 3])
+    #expect(label.value == "1")
+    #expect(doubled._node._tracking != nil, "a read by the app makes one")
+  }
+}

@@ -157,6 +157,14 @@ private let memoryComparisons: [Comparison] = [
     baselineName: "", maxBatch: 100_000,
     kit: { CellAllocation(size: 100_000, projecting: true) }, baseline: nil),
   Comparison(
+    "memory/bytes per element cell, read once untracked", measure: .bytes, target: .none,
+    baselineName: "", maxBatch: 100_000,
+    kit: { CellAllocation(size: 100_000, projecting: false, reading: true) }, baseline: nil),
+  Comparison(
+    "memory/bytes per field projection, read once untracked", measure: .bytes, target: .none,
+    baselineName: "", maxBatch: 100_000,
+    kit: { CellAllocation(size: 100_000, projecting: true, reading: true) }, baseline: nil),
+  Comparison(
     "memory/bytes per ObservableArray element", measure: .bytes, target: .ratioAtMost(1.3),
     baselineName: "[Row] of the same rows", maxBatch: 100_000,
     kit: { ArrayAllocation { ObservableArray($0) } },

@@ -66,6 +66,7 @@ final class CellAllocation: Fixture {
   private var cells: [ElementCell<Row>] = []
   private var projections: [Any] = []
   private let projecting: Bool
+  private let reading: Bool
 
   /// An array of `size` rows, whose cells a batch makes.
   ///
@@ -73,9 +74,12 @@ final class CellAllocation: Fixture {
   ///   - size: The rows of the array.
   ///   - projecting: Measure one `\.on` projection per (already
   ///     made) cell instead of the cells.
-  init(size: Int, projecting: Bool) {
+  ///   - reading: Read each new cell's `value` once, outside any
+  ///     Observation tracking, as view code or a test does.
+  init(size: Int, projecting: Bool, reading: Bool = false) {
     items = ObservableArray(makeRows(size))
     self.projecting = projecting
+    self.reading = reading
   }
 
   func prepare(_ iterations: Int) {
@@ -92,10 +96,16 @@ final class CellAllocation: Fixture {
 
   func run(_ iterations: Int) {
     if projecting {
-      for cell in cells { projections.append(cell.projection(\.on)) }
+      for cell in cells {
+        let projection = cell.projection(\.on)
+        if reading { blackHole(projection.value) }
+        projections.append(projection)
+      }
     } else {
       for id in 0..<iterations {
-        if let cell = items.cell(for: id) { cells.append(cell) }
+        guard let cell = items.cell(for: id) else { continue }
+        if reading { blackHole(cell.value) }
+        cells.append(cell)
       }
     }
   }

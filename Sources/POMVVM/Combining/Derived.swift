@@ -249,9 +249,9 @@ extension ObservableCell {
     _ transform: @escaping (Value) -> Result, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Derived<Result> {
     Derived(
-      node: _DerivedNode(transform(value), sources: [self], fileID: fileID, line: line) {
-        transform(self.value)
-      })
+      node: _DerivedNode(
+        transform(_withoutTracking { value }), sources: [self], fileID: fileID, line: line
+      ) { transform(self.value) })
   }
 
   /// A read-only cell holding `transform` of this cell's value, whose
@@ -270,7 +270,8 @@ extension ObservableCell {
   ) -> Derived<Result> {
     Derived(
       node: _DerivedNode(
-        transform(value), isDuplicate: { $0 == $1 }, sources: [self], fileID: fileID, line: line
+        transform(_withoutTracking { value }), isDuplicate: { $0 == $1 }, sources: [self],
+        fileID: fileID, line: line
       ) { transform(self.value) })
   }
 }
