@@ -11,7 +11,8 @@ let package = Package(
     .executable(name: "pomvvm-demo", targets: ["pomvvm-demo"]),
   ],
   targets: [
-    .target(name: "POMVVM"),
+    // Internal/README.md states the core's invariants, for contributors.
+    .target(name: "POMVVM", exclude: ["Internal/README.md"]),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
     // The sample's view models and text views, shared by the demo app, the
     // tests and the playgrounds.
