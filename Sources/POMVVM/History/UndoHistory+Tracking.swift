@@ -1,0 +1,70 @@
+extension UndoHistory {
+  /// Records every change `array` publishes from now on.
+  ///
+  /// Changes through the array's mutations, its element cells and their
+  /// field projections are all recorded, as the change sets the array
+  /// publishes. Tracking an array twice follows it once. The history does
+  /// not keep the array alive.
+  ///
+  /// - Parameters:
+  ///   - array: The array.
+  ///   - actionName: The name of a step made of one of its changes outside a
+  ///     transaction, for "Undo Edit"; `nil` by default.
+  public func track<Element>(_ array: ObservableArray<Element>, actionName: String? = nil) {
+    guard startTracking(array, isDelivering: { [weak array] in array?._isDelivering ?? false })
+    else { return }
+    let subscription = array.observeChanges { [weak self, weak array] change in
+      guard let self, let array, self.isRecording else { return }
+      self.record(
+        { _ArrayEdit(array: array, change: change) },
+        merge: { last in
+          guard let last = last as? _ArrayEdit<Element>, last.array === array else {
+            return false
+          }
+          return last.absorb(change.changeSet)
+        },
+        isMergeable: change.changeSet.count == 1 && change.changeSet.updates.count == 1,
+        actionName: actionName)
+    }
+    subscriptions.append(subscription)
+  }
+
+  /// Records every change of the stored `cell` from now on, as its old and
+  /// new value.
+  ///
+  /// Tracking a cell twice follows it once. The history does not keep the
+  /// cell alive.
+  ///
+  /// - Parameters:
+  ///   - cell: The cell.
+  ///   - actionName: The name of a step made of one of its changes outside a
+  ///     transaction; `nil` by default.
+  public func track<Value>(_ cell: Observable<Value>, actionName: String? = nil) {
+    guard startTracking(cell, isDelivering: { false }) else { return }
+    let shadow = _CellShadow(cell._value)
+    let subscription = cell.observeChanges { [weak self, weak cell] newValue in
+      let oldValue = shadow.value
+      shadow.value = newValue
+      guard let self, let cell, self.isRecording else { return }
+      self.record(
+        { _CellEdit(cell: cell, before: oldValue, after: newValue) },
+        merge: { last in
+          guard let last = last as? _CellEdit<Value>, last.cell === cell else { return false }
+          last.absorb(newValue)
+          return true
+        },
+        isMergeable: true, actionName: actionName)
+    }
+    subscriptions.append(subscription)
+  }
+
+  /// Notes a new tracked object; `false` if it is followed already.
+  private func startTracking(
+    _ object: AnyObject, isDelivering: @escaping @MainActor () -> Bool
+  ) -> Bool {
+    let key = ObjectIdentifier(object)
+    if let existing = tracked[key], existing.object != nil { return false }
+    tracked[key] = _TrackedObject(object: object, isDelivering: isDelivering)
+    return true
+  }
+}

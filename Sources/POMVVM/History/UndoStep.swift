@@ -1,0 +1,95 @@
+/// Which way a step is applied: back to the state before it, or forward
+/// again to the state after it.
+enum _UndoDirection {
+  case undo
+  case redo
+}
+
+/// One recorded change of one tracked object: an array's change set or a
+/// cell's old and new value.
+///
+/// A record holds its object weakly: the history does not keep what it
+/// tracks alive, and a record whose object is gone is skipped.
+@MainActor
+protocol _UndoRecord: AnyObject {
+  /// Whether the tracked object still exists.
+  var isAlive: Bool { get }
+
+  /// Whether applying the record in `direction` fits the current contents,
+  /// with the ids that earlier records of the same step add or remove in
+  /// `presence`; the conflict, if any. Changes nothing but `presence`.
+  func conflict(_ direction: _UndoDirection, _ presence: inout _Presence) -> String?
+
+  /// Applies the record through the object's public mutations; `conflict`
+  /// has said it fits.
+  func apply(_ direction: _UndoDirection)
+}
+
+/// Which element ids a step's records have added or removed so far while
+/// it is checked, over the arrays' own contents.
+struct _Presence {
+  private struct Key: Hashable {
+    let array: ObjectIdentifier
+    let id: AnyHashable
+  }
+
+  private var overrides: [Key: Bool] = [:]
+
+  /// Whether the element with `id` is in `array` once the records checked
+  /// so far are applied.
+  @MainActor
+  func contains<Element>(_ id: Element.ID, in array: ObservableArray<Element>) -> Bool {
+    if !overrides.isEmpty, let present = overrides[Key(array: ObjectIdentifier(array), id: id)] {
+      return present
+    }
+    return array._index(of: id) != nil
+  }
+
+  /// Notes that the records checked so far add or remove the element.
+  @MainActor
+  mutating func set<Element>(
+    _ id: Element.ID, in array: ObservableArray<Element>, present: Bool
+  ) {
+    overrides[Key(array: ObjectIdentifier(array), id: id)] = present
+  }
+}
+
+/// One step of the history: the records of the changes it undoes at once,
+/// oldest first, and the name shown as "Undo <name>".
+@MainActor
+final class _UndoStep {
+  let name: String?
+  var records: [any _UndoRecord]
+  /// When the step last took a change, for the merge window.
+  var lastChange: ContinuousClock.Instant
+
+  init(name: String?, records: [any _UndoRecord] = [], lastChange: ContinuousClock.Instant) {
+    self.name = name
+    self.records = records
+    self.lastChange = lastChange
+  }
+
+  /// Whether any of the step's objects still exists.
+  var isAlive: Bool { records.contains { $0.isAlive } }
+
+  /// The first conflict of the step's records, checked in the order they
+  /// would be applied, before anything is applied.
+  func conflict(_ direction: _UndoDirection) -> String? {
+    var presence = _Presence()
+    for record in ordered(direction) where record.isAlive {
+      if let conflict = record.conflict(direction, &presence) { return conflict }
+    }
+    return nil
+  }
+
+  /// Applies every record: newest first to undo, oldest first to redo.
+  func apply(_ direction: _UndoDirection) {
+    for record in ordered(direction) where record.isAlive {
+      record.apply(direction)
+    }
+  }
+
+  private func ordered(_ direction: _UndoDirection) -> [any _UndoRecord] {
+    direction == .undo ? records.reversed() : records
+  }
+}
