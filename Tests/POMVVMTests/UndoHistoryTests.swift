@@ -16,6 +16,12 @@ final class TestTime {
 
 private struct Refusal: Error {}
 
+/// The README's example element.
+private struct Note: Identifiable, Equatable {
+  var id: Int
+  var text: String
+}
+
 @MainActor
 @Suite("UndoHistory")
 struct UndoHistoryTests {
@@ -24,6 +30,22 @@ struct UndoHistoryTests {
   }
 
   // MARK: - Undo and redo
+
+  /// The README's example, line for line.
+  @Test func theReadmeExample() {
+    let notes = ObservableArray([Note(id: 1, text: "milk")])
+    let history = UndoHistory()
+    history.track(notes, actionName: "Edit")
+    history.transaction("Rename") {
+      notes.cell(for: 1)?.value.text = "oat milk"
+    }
+    #expect(history.undoActionName.value == "Rename")
+    #expect(history.undo())
+    #expect(notes[id: 1]?.text == "milk")
+    #expect(history.canRedo.value)
+    #expect(history.redo())
+    #expect(notes[id: 1]?.text == "oat milk")
+  }
 
   @Test func undoesAndRedoesEachKindOfChangeThroughOrdinaryChanges() {
     let array = Self.makeArray()
