@@ -7,47 +7,70 @@
 /// and updated elements take their recorded value. So a change that the
 /// history did not record, but that touches other elements, does not stop
 /// an undo; one that makes an id appear or disappear under it does.
+///
+/// Recording is specialized in the caller (it runs on every change of a
+/// tracked array); applying is not.
 @MainActor
+@usableFromInline
 final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
+  @usableFromInline
   weak var array: ObservableArray<Element>?
   /// The change, forward; its moves are by index, so `movedIDs` names them.
-  private(set) var changeSet: ChangeSet<Element>
-  private let movedIDs: [Element.ID]
+  @usableFromInline
+  var changeSet: ChangeSet<Element>
+  @usableFromInline
+  let movedIDs: [Element.ID]
 
+  @inlinable
   init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
     self.array = array
     changeSet = change.changeSet
-    movedIDs = change.changeSet.moves.map { change.newElements[$0.to].id }
+    var movedIDs: [Element.ID] = []
+    if !change.changeSet.moves.isEmpty {
+      movedIDs.reserveCapacity(change.changeSet.moves.count)
+      for move in change.changeSet.moves {
+        movedIDs.append(change.newElements[move.to].id)
+      }
+    }
+    self.movedIDs = movedIDs
   }
 
+  @usableFromInline
   var isAlive: Bool { array != nil }
 
-  /// The id of the one element this change updated, when that is all it did.
-  var updatedID: Element.ID? {
-    guard changeSet.count == 1, let update = changeSet.updates.first else { return nil }
-    return update.newElement.id
-  }
+  @usableFromInline
+  var object: AnyObject? { array }
 
   /// Folds a later change into this one, if both only update the same
   /// element: the record then goes from this change's old value to the
   /// later change's new value.
   ///
   /// - Returns: Whether the change was folded in.
+  @inlinable
   func absorb(_ later: ChangeSet<Element>) -> Bool {
-    guard let id = updatedID, later.count == 1, let update = later.updates.first,
-      update.newElement.id == id
+    guard Self.isSingleUpdate(later), Self.isSingleUpdate(changeSet),
+      later.updates[0].newElement.id == changeSet.updates[0].newElement.id
     else { return false }
-    changeSet.updates[0].newElement = update.newElement
-    changeSet.updates[0].newIndex = update.newIndex
+    changeSet.updates[0].newElement = later.updates[0].newElement
+    changeSet.updates[0].newIndex = later.updates[0].newIndex
     return true
+  }
+
+  /// Whether a change only updates one element: the changes that merge.
+  @inlinable
+  static func isSingleUpdate(_ changeSet: ChangeSet<Element>) -> Bool {
+    changeSet.updates.count == 1 && changeSet.removals.isEmpty && changeSet.insertions.isEmpty
+      && changeSet.moves.isEmpty && changeSet.reload == nil
   }
 
   // MARK: - The change, by id, in either direction
 
   private struct Parts {
     var leaving: [Element.ID] = []
-    var entering: [(index: Int, element: Element)] = []
-    var moves: [(id: Element.ID, index: Int)] = []
+    var entering: [ChangeSet<Element>.Insertion] = []
+    /// The moved elements, and the index each goes to.
+    var movedIDs: [Element.ID] = []
+    var moveDestinations: [Int] = []
     var updates: [Element] = []
   }
 
@@ -55,44 +78,54 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
     var parts = Parts()
     let forward = direction == .redo
     if let reload = changeSet.reload {
-      let (old, new) = forward ? (reload.old, reload.new) : (reload.new, reload.old)
-      parts.leaving = old.map(\.id)
-      parts.entering = new.enumerated().map { ($0.offset, $0.element) }
+      for element in forward ? reload.old : reload.new {
+        parts.leaving.append(element.id)
+      }
+      for (index, element) in (forward ? reload.new : reload.old).enumerated() {
+        parts.entering.append(.init(index: index, element: element))
+      }
       return parts
     }
+    parts.movedIDs = movedIDs
     if forward {
-      parts.leaving = changeSet.removals.map(\.element.id)
-      parts.entering = changeSet.insertions.map { ($0.index, $0.element) }
-      parts.moves = zip(movedIDs, changeSet.moves).map { ($0, $1.to) }
-      parts.updates = changeSet.updates.map(\.newElement)
+      for removal in changeSet.removals { parts.leaving.append(removal.element.id) }
+      parts.entering = changeSet.insertions
+      for move in changeSet.moves { parts.moveDestinations.append(move.to) }
+      for update in changeSet.updates { parts.updates.append(update.newElement) }
     } else {
-      parts.leaving = changeSet.insertions.map(\.element.id)
-      parts.entering = changeSet.removals.map { ($0.index, $0.element) }
-      parts.moves = zip(movedIDs, changeSet.moves).map { ($0, $1.from) }
-      parts.updates = changeSet.updates.map(\.oldElement)
+      for insertion in changeSet.insertions { parts.leaving.append(insertion.element.id) }
+      for removal in changeSet.removals {
+        parts.entering.append(.init(index: removal.index, element: removal.element))
+      }
+      for move in changeSet.moves { parts.moveDestinations.append(move.from) }
+      for update in changeSet.updates { parts.updates.append(update.oldElement) }
     }
     return parts
   }
 
+  @usableFromInline
   func conflict(_ direction: _UndoDirection, _ presence: inout _Presence) -> String? {
     guard let array else { return nil }
     let parts = parts(direction)
-    for id in parts.moves.map(\.id) + parts.updates.map(\.id) + parts.leaving
-    where !presence.contains(id, in: array) {
+    var staying = parts.movedIDs
+    for element in parts.updates { staying.append(element.id) }
+    for id in staying + parts.leaving where !presence.contains(id, in: array) {
       return "the element with id \(id) is no longer in the array"
     }
     for id in parts.leaving {
       presence.set(id, in: array, present: false)
     }
-    for (_, element) in parts.entering {
-      if presence.contains(element.id, in: array) {
-        return "an element with id \(element.id) is already in the array"
+    for insertion in parts.entering {
+      let id = insertion.element.id
+      if presence.contains(id, in: array) {
+        return "an element with id \(id) is already in the array"
       }
-      presence.set(element.id, in: array, present: true)
+      presence.set(id, in: array, present: true)
     }
     return nil
   }
 
+  @usableFromInline
   func apply(_ direction: _UndoDirection) {
     guard let array else { return }
     let parts = parts(direction)
@@ -107,12 +140,13 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
         array.remove(at: index)
         return
       }
-      if let (index, element) = parts.entering.first {
-        array.insert(element, at: min(index, array._elements.count))
+      if let insertion = parts.entering.first {
+        array.insert(insertion.element, at: min(insertion.index, array._elements.count))
         return
       }
-      if let (id, destination) = parts.moves.first, let source = array._index(of: id) {
-        array.move(from: source, to: min(destination, array._elements.count - 1))
+      if let id = parts.movedIDs.first, let source = array._index(of: id) {
+        let destination = min(parts.moveDestinations[0], array._elements.count - 1)
+        array.move(from: source, to: destination)
         return
       }
     }
@@ -124,7 +158,7 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   /// - Complexity: O(*n* + *k* log *k*).
   private func target(_ parts: Parts, from current: [Element]) -> [Element] {
     var leaving = Set(parts.leaving)
-    leaving.formUnion(parts.moves.map(\.id))
+    leaving.formUnion(parts.movedIDs)
     var moved: [Element.ID: Element] = [:]
     var kept: [Element] = []
     kept.reserveCapacity(current.count)
@@ -136,9 +170,9 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
       }
     }
     var entering = parts.entering
-    for (id, index) in parts.moves {
+    for (id, index) in zip(parts.movedIDs, parts.moveDestinations) {
       guard let element = moved[id] else { continue }
-      entering.append((index, element))
+      entering.append(.init(index: index, element: element))
     }
     entering.sort { $0.index < $1.index }
     var result: [Element] = []
@@ -157,7 +191,8 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
       }
     }
     if !parts.updates.isEmpty {
-      let values = Dictionary(parts.updates.map { ($0.id, $0) }) { _, last in last }
+      var values: [Element.ID: Element] = [:]
+      for element in parts.updates { values[element.id] = element }
       for index in result.indices {
         if let value = values[result[index].id] { result[index] = value }
       }

@@ -10,23 +10,23 @@ extension UndoHistory {
   ///   - array: The array.
   ///   - actionName: The name of a step made of one of its changes outside a
   ///     transaction, for "Undo Edit"; `nil` by default.
+  @inlinable
   public func track<Element>(_ array: ObservableArray<Element>, actionName: String? = nil) {
-    guard startTracking(array, isDelivering: { [weak array] in array?._isDelivering ?? false })
+    guard _startTracking(array, isDelivering: { [weak array] in array?._isDelivering ?? false })
     else { return }
+    // Specialized in the caller: it runs on every change of the array.
     let subscription = array.observeChanges { [weak self, weak array] change in
-      guard let self, let array, self.isRecording else { return }
-      self.record(
+      guard let self, let array, self._isRecording else { return }
+      self._record(
         { _ArrayEdit(array: array, change: change) },
         merge: { last in
-          guard let last = last as? _ArrayEdit<Element>, last.array === array else {
-            return false
-          }
-          return last.absorb(change.changeSet)
+          // Only an `_ArrayEdit<Element>` records this array: no dynamic cast.
+          guard last.object === array else { return false }
+          return unsafeDowncast(last, to: _ArrayEdit<Element>.self).absorb(change.changeSet)
         },
-        isMergeable: change.changeSet.count == 1 && change.changeSet.updates.count == 1,
-        actionName: actionName)
+        isMergeable: _ArrayEdit.isSingleUpdate(change.changeSet), actionName: actionName)
     }
-    subscriptions.append(subscription)
+    _subscriptions.append(subscription)
   }
 
   /// Records every change of the stored `cell` from now on, as its old and
@@ -39,27 +39,30 @@ extension UndoHistory {
   ///   - cell: The cell.
   ///   - actionName: The name of a step made of one of its changes outside a
   ///     transaction; `nil` by default.
+  @inlinable
   public func track<Value>(_ cell: Observable<Value>, actionName: String? = nil) {
-    guard startTracking(cell, isDelivering: { false }) else { return }
+    guard _startTracking(cell, isDelivering: { false }) else { return }
     let shadow = _CellShadow(cell._value)
     let subscription = cell.observeChanges { [weak self, weak cell] newValue in
       let oldValue = shadow.value
       shadow.value = newValue
-      guard let self, let cell, self.isRecording else { return }
-      self.record(
+      guard let self, let cell, self._isRecording else { return }
+      self._record(
         { _CellEdit(cell: cell, before: oldValue, after: newValue) },
         merge: { last in
-          guard let last = last as? _CellEdit<Value>, last.cell === cell else { return false }
-          last.absorb(newValue)
+          // Only a `_CellEdit<Value>` records this cell: no dynamic cast.
+          guard last.object === cell else { return false }
+          unsafeDowncast(last, to: _CellEdit<Value>.self).absorb(newValue)
           return true
         },
         isMergeable: true, actionName: actionName)
     }
-    subscriptions.append(subscription)
+    _subscriptions.append(subscription)
   }
 
   /// Notes a new tracked object; `false` if it is followed already.
-  private func startTracking(
+  @usableFromInline
+  func _startTracking(
     _ object: AnyObject, isDelivering: @escaping @MainActor () -> Bool
   ) -> Bool {
     let key = ObjectIdentifier(object)

@@ -101,20 +101,37 @@ public final class UndoHistory {
   /// How many steps ``redo(fileID:line:)`` can make again.
   public var redoCount: Int { redoSteps.count }
 
+  // The state skips Swift's run-time exclusivity checks, which cost about a
+  // tenth of a recorded toggle: it is touched only on the main actor, and
+  // no access to it spans a call out of the history.
+
+  @exclusivity(unchecked)
   var undoSteps: [_UndoStep] = []
+  @exclusivity(unchecked)
   var redoSteps: [_UndoStep] = []
   /// The step a transaction is filling.
+  @exclusivity(unchecked)
   var openStep: _UndoStep?
   var transactionDepth = 0
+  @usableFromInline
+  @exclusivity(unchecked)
   var notRecordingDepth = 0
   /// Set while the history applies a step, so that its own changes are not
   /// recorded.
+  @usableFromInline
+  @exclusivity(unchecked)
   var isApplying = false
   /// Whether the top step may take the next change of the same element or
   /// cell.
+  @exclusivity(unchecked)
   var isMerging = false
+  /// What ``canUndo``, ``canRedo``, ``undoActionName`` and
+  /// ``redoActionName`` hold, to update them only when they change.
+  @exclusivity(unchecked)
+  var published = (canUndo: false, canRedo: false, undo: String?.none, redo: String?.none)
   let now: @MainActor () -> ContinuousClock.Instant
-  var subscriptions: [Subscription] = []
+  @usableFromInline
+  var _subscriptions: [Subscription] = []
   /// The tracked objects, to follow each once and to see whether one is
   /// delivering a change.
   var tracked: [ObjectIdentifier: _TrackedObject] = [:]
@@ -282,7 +299,8 @@ public final class UndoHistory {
   // MARK: - Recording
 
   /// Whether a change reaching the history now is recorded.
-  var isRecording: Bool { notRecordingDepth == 0 && !isApplying }
+  @inlinable
+  var _isRecording: Bool { notRecordingDepth == 0 && !isApplying }
 
   /// Records a change: into the open transaction, into the top step if it
   /// merges, or as a new step.
@@ -293,23 +311,24 @@ public final class UndoHistory {
   ///     if it can; whether it did.
   ///   - isMergeable: Whether a step made of this change may take later ones.
   ///   - actionName: The name of a new step outside a transaction.
-  func record(
+  @usableFromInline
+  func _record(
     _ makeRecord: () -> any _UndoRecord, merge: (any _UndoRecord) -> Bool, isMergeable: Bool,
     actionName: String?
   ) {
     if let openStep {
-      if let last = openStep.records.last, merge(last) { return }
-      openStep.records.append(makeRecord())
+      if let last = openStep.last, merge(last) { return }
+      openStep.append(makeRecord())
       return
     }
     let time = now()
     if isMerging, let top = undoSteps.last, top.lastChange.duration(to: time) <= mergeWindow,
-      let last = top.records.last, merge(last)
+      let last = top.last, merge(last)
     {
       top.lastChange = time
       return
     }
-    push(_UndoStep(name: actionName, records: [makeRecord()], lastChange: time))
+    push(_UndoStep(name: actionName, record: makeRecord(), lastChange: time))
     isMerging = isMergeable
   }
 
@@ -317,7 +336,7 @@ public final class UndoHistory {
     guard let step = openStep else { return }
     openStep = nil
     isMerging = false
-    guard !step.records.isEmpty else { return }
+    guard !step.isEmpty else { return }
     push(step)
   }
 
@@ -348,10 +367,16 @@ public final class UndoHistory {
 
   /// Brings the observable state up to date with the steps.
   func refresh() {
-    canUndo.update(!undoSteps.isEmpty)
-    canRedo.update(!redoSteps.isEmpty)
-    undoActionName.update(undoSteps.last?.name)
-    redoActionName.update(redoSteps.last?.name)
+    let now = (
+      canUndo: !undoSteps.isEmpty, canRedo: !redoSteps.isEmpty, undo: undoSteps.last?.name,
+      redo: redoSteps.last?.name
+    )
+    guard now != published else { return }
+    published = now
+    canUndo.update(now.canUndo)
+    canRedo.update(now.canRedo)
+    undoActionName.update(now.undo)
+    redoActionName.update(now.redo)
   }
 
   private func isIdle(for action: String, fileID: StaticString, line: UInt) -> Bool {

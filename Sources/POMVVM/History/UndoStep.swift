@@ -1,5 +1,6 @@
 /// Which way a step is applied: back to the state before it, or forward
 /// again to the state after it.
+@usableFromInline
 enum _UndoDirection {
   case undo
   case redo
@@ -11,9 +12,15 @@ enum _UndoDirection {
 /// A record holds its object weakly: the history does not keep what it
 /// tracks alive, and a record whose object is gone is skipped.
 @MainActor
+@usableFromInline
 protocol _UndoRecord: AnyObject {
   /// Whether the tracked object still exists.
   var isAlive: Bool { get }
+
+  /// The tracked object, while it exists: a record of an array is an
+  /// `_ArrayEdit` of its element type, a record of a cell a `_CellEdit` of
+  /// its value type.
+  var object: AnyObject? { get }
 
   /// Whether applying the record in `direction` fits the current contents,
   /// with the ids that earlier records of the same step add or remove in
@@ -27,6 +34,7 @@ protocol _UndoRecord: AnyObject {
 
 /// Which element ids a step's records have added or removed so far while
 /// it is checked, over the arrays' own contents.
+@usableFromInline
 struct _Presence {
   private struct Key: Hashable {
     let array: ObjectIdentifier
@@ -59,14 +67,41 @@ struct _Presence {
 @MainActor
 final class _UndoStep {
   let name: String?
-  var records: [any _UndoRecord]
+  // Most steps hold one record: it is kept apart, so that such a step costs
+  // one allocation less.
+  @exclusivity(unchecked)
+  private var first: (any _UndoRecord)?
+  @exclusivity(unchecked)
+  private var others: [any _UndoRecord] = []
   /// When the step last took a change, for the merge window.
+  @exclusivity(unchecked)
   var lastChange: ContinuousClock.Instant
 
-  init(name: String?, records: [any _UndoRecord] = [], lastChange: ContinuousClock.Instant) {
+  init(name: String?, record: (any _UndoRecord)? = nil, lastChange: ContinuousClock.Instant) {
     self.name = name
-    self.records = records
+    first = record
     self.lastChange = lastChange
+  }
+
+  /// The records, oldest first.
+  var records: [any _UndoRecord] {
+    guard let first else { return [] }
+    return [first] + others
+  }
+
+  /// The newest record.
+  var last: (any _UndoRecord)? { others.last ?? first }
+
+  /// Whether the step holds no record.
+  var isEmpty: Bool { first == nil }
+
+  /// Adds a record, the newest.
+  func append(_ record: any _UndoRecord) {
+    if first == nil {
+      first = record
+    } else {
+      others.append(record)
+    }
   }
 
   /// Whether any of the step's objects still exists.
