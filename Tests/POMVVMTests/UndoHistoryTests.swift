@@ -283,6 +283,33 @@ struct UndoHistoryTests {
     #expect(UndoHistory().limit == 100)
   }
 
+  @Test func atTheLimitTheStepThatGoesMakesRoomForTheOneThatComes() {
+    let name = Observable("a")
+    let array = Self.makeArray()
+    let history = UndoHistory(limit: 2)
+    history.track(name, actionName: "Name")
+    history.track(array, actionName: "Items")
+    for value in ["b", "c", "d"] {
+      history.stopMerging()
+      name.value = value
+    }
+    array.append(TestItem(4))  // the oldest step is of the cell: not reused
+    history.stopMerging()
+    name.value = "e"
+    #expect(history.undoCount == 2)
+    #expect(history.undoActionName.value == "Name")
+    #expect(history.undo())
+    #expect(name.value == "d")
+    #expect(history.undoActionName.value == "Items")
+    #expect(history.undo())
+    #expect(array.count == 3)
+    #expect(!history.undo())
+    #expect(history.redo())
+    #expect(history.redo())
+    #expect(name.value == "e")
+    #expect(array.count == 4)
+  }
+
   // MARK: - Not recording
 
   @Test func changesWithoutRecordingAreNeverUndone() {

@@ -19,20 +19,31 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   @usableFromInline
   var changeSet: ChangeSet<Element>
   @usableFromInline
-  let movedIDs: [Element.ID]
+  var movedIDs: [Element.ID]
 
   @inlinable
   init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
     self.array = array
     changeSet = change.changeSet
+    movedIDs = Self.movedIDs(of: change)
+  }
+
+  /// Makes this record, of the same array, the record of another change.
+  @inlinable
+  func reset(to change: ArrayChange<Element>) {
+    changeSet = change.changeSet
+    movedIDs = Self.movedIDs(of: change)
+  }
+
+  @inlinable
+  static func movedIDs(of change: ArrayChange<Element>) -> [Element.ID] {
+    guard !change.changeSet.moves.isEmpty else { return [] }
     var movedIDs: [Element.ID] = []
-    if !change.changeSet.moves.isEmpty {
-      movedIDs.reserveCapacity(change.changeSet.moves.count)
-      for move in change.changeSet.moves {
-        movedIDs.append(change.newElements[move.to].id)
-      }
+    movedIDs.reserveCapacity(change.changeSet.moves.count)
+    for move in change.changeSet.moves {
+      movedIDs.append(change.newElements[move.to].id)
     }
-    self.movedIDs = movedIDs
+    return movedIDs
   }
 
   @usableFromInline

@@ -6,7 +6,7 @@ final class _CellEdit<Value>: _UndoRecord {
   @usableFromInline
   weak var cell: Observable<Value>?
   @usableFromInline
-  let before: Value
+  var before: Value
   @usableFromInline
   var after: Value
 
@@ -22,6 +22,13 @@ final class _CellEdit<Value>: _UndoRecord {
 
   @usableFromInline
   var object: AnyObject? { cell }
+
+  /// Makes this record, of the same cell, the record of another change.
+  @inlinable
+  func reset(from oldValue: Value, to newValue: Value) {
+    before = oldValue
+    after = newValue
+  }
 
   /// Folds a later change of the same cell into this one.
   @inlinable

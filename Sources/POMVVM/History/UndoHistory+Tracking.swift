@@ -24,6 +24,11 @@ extension UndoHistory {
           guard last.object === array else { return false }
           return unsafeDowncast(last, to: _ArrayEdit<Element>.self).absorb(change.changeSet)
         },
+        reuse: { old in
+          guard old.object === array else { return false }
+          unsafeDowncast(old, to: _ArrayEdit<Element>.self).reset(to: change)
+          return true
+        },
         isMergeable: _ArrayEdit.isSingleUpdate(change.changeSet), actionName: actionName)
     }
     _subscriptions.append(subscription)
@@ -53,6 +58,11 @@ extension UndoHistory {
           // Only a `_CellEdit<Value>` records this cell: no dynamic cast.
           guard last.object === cell else { return false }
           unsafeDowncast(last, to: _CellEdit<Value>.self).absorb(newValue)
+          return true
+        },
+        reuse: { old in
+          guard old.object === cell else { return false }
+          unsafeDowncast(old, to: _CellEdit<Value>.self).reset(from: oldValue, to: newValue)
           return true
         },
         isMergeable: true, actionName: actionName)

@@ -309,12 +309,14 @@ public final class UndoHistory {
   ///   - makeRecord: Makes the change's record.
   ///   - merge: Folds the change into a record of the same element or cell,
   ///     if it can; whether it did.
+  ///   - reuse: Makes a record of the same object, which is going, the
+  ///     change's record, if it can; whether it did.
   ///   - isMergeable: Whether a step made of this change may take later ones.
   ///   - actionName: The name of a new step outside a transaction.
   @usableFromInline
   func _record(
-    _ makeRecord: () -> any _UndoRecord, merge: (any _UndoRecord) -> Bool, isMergeable: Bool,
-    actionName: String?
+    _ makeRecord: () -> any _UndoRecord, merge: (any _UndoRecord) -> Bool,
+    reuse: (any _UndoRecord) -> Bool, isMergeable: Bool, actionName: String?
   ) {
     if let openStep {
       if let last = openStep.last, merge(last) { return }
@@ -328,8 +330,20 @@ public final class UndoHistory {
       top.lastChange = time
       return
     }
-    push(_UndoStep(name: actionName, record: makeRecord(), lastChange: time))
     isMerging = isMergeable
+    // At the limit, the oldest step goes as this one comes: when it is one
+    // record of the same object, it becomes the new step, which saves
+    // freeing two objects and making them again.
+    if limit > 0, undoSteps.count == limit, redoSteps.isEmpty,
+      isKnownUniquelyReferenced(&undoSteps[0]), undoSteps[0].reuse(named: actionName, reuse)
+    {
+      let step = undoSteps.removeFirst()
+      step.lastChange = time
+      undoSteps.append(step)
+      refresh()
+      return
+    }
+    push(_UndoStep(name: actionName, record: makeRecord(), lastChange: time))
   }
 
   private func closeTransaction() {

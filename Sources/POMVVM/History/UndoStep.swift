@@ -66,7 +66,7 @@ struct _Presence {
 /// oldest first, and the name shown as "Undo <name>".
 @MainActor
 final class _UndoStep {
-  let name: String?
+  private(set) var name: String?
   // Most steps hold one record: it is kept apart, so that such a step costs
   // one allocation less.
   @exclusivity(unchecked)
@@ -94,6 +94,16 @@ final class _UndoStep {
 
   /// Whether the step holds no record.
   var isEmpty: Bool { first == nil }
+
+  /// Makes this step, which is going, a new one-record step named `name`,
+  /// if it is one record that `reuse` can make the new change's record.
+  ///
+  /// - Returns: Whether it did.
+  func reuse(named name: String?, _ reuse: (any _UndoRecord) -> Bool) -> Bool {
+    guard others.isEmpty, let first, reuse(first) else { return false }
+    self.name = name
+    return true
+  }
 
   /// Adds a record, the newest.
   func append(_ record: any _UndoRecord) {
