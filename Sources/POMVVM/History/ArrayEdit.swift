@@ -9,7 +9,9 @@
 /// an undo; one that makes an id appear or disappear under it does.
 ///
 /// Recording is specialized in the caller (it runs on every change of a
-/// tracked array); applying is not.
+/// tracked array), and so is applying: the record keeps the caller's
+/// specializations of its checks and mutations, so that an undo does not
+/// run the array's mutations unspecialized.
 @MainActor
 @usableFromInline
 final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
@@ -20,12 +22,24 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   var changeSet: ChangeSet<Element>
   @usableFromInline
   var movedIDs: [Element.ID]
+  /// `conflict(_:_:)` and `apply(_:)`, specialized where the record was
+  /// made.
+  @usableFromInline
+  let specialized:
+    (
+      conflict: @MainActor (_ArrayEdit, _UndoDirection, inout _Presence) -> String?,
+      apply: @MainActor (_ArrayEdit, _UndoDirection) -> Void
+    )
 
   @inlinable
   init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
     self.array = array
     changeSet = change.changeSet
     movedIDs = Self.movedIDs(of: change)
+    specialized = (
+      { edit, direction, presence in edit._conflict(direction, &presence) },
+      { edit, direction in edit._apply(direction) }
+    )
   }
 
   /// Makes this record, of the same array, the record of another change.
@@ -76,16 +90,26 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
 
   // MARK: - The change, by id, in either direction
 
-  private struct Parts {
+  @usableFromInline
+  struct Parts {
+    @usableFromInline
     var leaving: [Element.ID] = []
+    @usableFromInline
     var entering: [ChangeSet<Element>.Insertion] = []
     /// The moved elements, and the index each goes to.
+    @usableFromInline
     var movedIDs: [Element.ID] = []
+    @usableFromInline
     var moveDestinations: [Int] = []
+    @usableFromInline
     var updates: [Element] = []
+
+    @inlinable
+    init() {}
   }
 
-  private func parts(_ direction: _UndoDirection) -> Parts {
+  @inlinable
+  func parts(_ direction: _UndoDirection) -> Parts {
     var parts = Parts()
     let forward = direction == .redo
     if let reload = changeSet.reload {
@@ -116,6 +140,16 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
 
   @usableFromInline
   func conflict(_ direction: _UndoDirection, _ presence: inout _Presence) -> String? {
+    specialized.conflict(self, direction, &presence)
+  }
+
+  @usableFromInline
+  func apply(_ direction: _UndoDirection) {
+    specialized.apply(self, direction)
+  }
+
+  @inlinable
+  func _conflict(_ direction: _UndoDirection, _ presence: inout _Presence) -> String? {
     guard let array else { return nil }
     let parts = parts(direction)
     var staying = parts.movedIDs
@@ -136,8 +170,8 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
     return nil
   }
 
-  @usableFromInline
-  func apply(_ direction: _UndoDirection) {
+  @inlinable
+  func _apply(_ direction: _UndoDirection) {
     guard let array else { return }
     let parts = parts(direction)
     // One element: its own mutation, O(1) besides the shift, and the change
@@ -167,7 +201,8 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   /// The contents after applying `parts` to `current`.
   ///
   /// - Complexity: O(*n* + *k* log *k*).
-  private func target(_ parts: Parts, from current: [Element]) -> [Element] {
+  @inlinable
+  func target(_ parts: Parts, from current: [Element]) -> [Element] {
     var leaving = Set(parts.leaving)
     leaving.formUnion(parts.movedIDs)
     var moved: [Element.ID: Element] = [:]

@@ -1,7 +1,7 @@
 /// Which way a step is applied: back to the state before it, or forward
 /// again to the state after it.
 @usableFromInline
-enum _UndoDirection {
+enum _UndoDirection: Sendable {
   case undo
   case redo
 }
@@ -36,16 +36,30 @@ protocol _UndoRecord: AnyObject {
 /// it is checked, over the arrays' own contents.
 @usableFromInline
 struct _Presence {
-  private struct Key: Hashable {
+  @usableFromInline
+  struct Key: Hashable {
+    @usableFromInline
     let array: ObjectIdentifier
+    @usableFromInline
     let id: AnyHashable
+
+    @inlinable
+    init(array: ObjectIdentifier, id: AnyHashable) {
+      self.array = array
+      self.id = id
+    }
   }
 
-  private var overrides: [Key: Bool] = [:]
+  @usableFromInline
+  var overrides: [Key: Bool] = [:]
+
+  @usableFromInline
+  init() {}
 
   /// Whether the element with `id` is in `array` once the records checked
   /// so far are applied.
   @MainActor
+  @inlinable
   func contains<Element>(_ id: Element.ID, in array: ObservableArray<Element>) -> Bool {
     if !overrides.isEmpty, let present = overrides[Key(array: ObjectIdentifier(array), id: id)] {
       return present
@@ -55,6 +69,7 @@ struct _Presence {
 
   /// Notes that the records checked so far add or remove the element.
   @MainActor
+  @inlinable
   mutating func set<Element>(
     _ id: Element.ID, in array: ObservableArray<Element>, present: Bool
   ) {
