@@ -139,4 +139,24 @@ struct UndoHistoryModelTests {
     #expect(undone > 300)
     withExtendedLifetime(subscription) {}
   }
+
+  /// A step keeps the change sets it recorded, which hold only the elements
+  /// they touched: a toggle at 100,000 elements, or a merged burst of 1,000
+  /// of them, keeps one update.
+  @Test func aStepHoldsOnlyTheElementsItsChangesTouched() throws {
+    let time = TestTime()
+    let array = ObservableArray((0..<100_000).map { TestItem($0) })
+    let history = UndoHistory(now: time.now)
+    history.track(array)
+    let on = try #require(array.cell(for: 50_000, \.on))
+    for _ in 0..<1_000 {
+      on.value.toggle()
+      time.advance(.milliseconds(10))
+    }
+    let records = try #require(history.undoSteps.last).records
+    #expect(records.count == 1)
+    let edit = try #require(records.first as? _ArrayEdit<TestItem>)
+    #expect(edit.changeSet.count == 1 && edit.changeSet.updates.count == 1)
+    #expect(edit.changeSet.reload == nil && edit.movedIDs.isEmpty)
+  }
 }
