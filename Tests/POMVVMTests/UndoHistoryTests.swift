@@ -413,6 +413,33 @@ struct UndoHistoryTests {
     #expect(array.count == 4)
   }
 
+  @Test func undoFromAnObserverOfATrackedArrayIsRefused() {
+    let array = Self.makeArray()
+    let history = UndoHistory()
+    history.track(array)
+    array.append(TestItem(4))
+    var results: [Bool] = []
+    let subscription = array.observeChanges { _ in results.append(history.undo()) }
+    let reports = Diagnostics.capturing { array.append(TestItem(5)) }
+    #expect(results == [false])
+    #expect(reports == ["undo refused: a tracked array is delivering a change; nothing changed"])
+    #expect(array.map(\.id) == [1, 2, 3, 4, 5])
+    #expect(history.undoCount == 2)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func changesWithoutRecordingInsideATransactionStayOutOfItsStep() {
+    let array = Self.makeArray()
+    let history = UndoHistory()
+    history.track(array)
+    history.transaction("Mixed") {
+      array.append(TestItem(4))
+      history.withoutRecording { array.append(TestItem(5)) }
+    }
+    #expect(history.undo())
+    #expect(array.map(\.id) == [1, 2, 3, 5])
+  }
+
   // MARK: - Observable state
 
   @Test func canUndoCanRedoAndActionNamesFollowTheSteps() {
