@@ -117,4 +117,17 @@ struct ToDoUndoTests {
             """,
           error: "error: nothing to undo\nerror: nothing to redo\n"))
   }
+
+  @Test func theKeysUndoAndRedoOnBothScreensAndTheHelpNamesTheStep() throws {
+    let feature = try ToDoFeature(environment: FeatureEnvironment())
+    #expect(feature.keyHelp.contains("  u undo  U redo  "))
+    try feature.perform(ScriptCommand(word: "open", argument: "2"))
+    try feature.perform(ScriptCommand(word: "title", argument: "Call mom"))
+    #expect(feature.keyHelp.contains("  u undo: Rename  U redo  "))
+    #expect(feature.handle(.character("u")) == .continue)
+    #expect(feature.lines == ["To-do item", "  Title: ToDo Item 2"])
+    #expect(feature.keyHelp.contains("  u undo  U redo: Rename  "))
+    #expect(feature.handle(.character("U")) == .continue)
+    #expect(feature.lines == ["To-do item", "  Title: Call mom"])
+  }
 }
