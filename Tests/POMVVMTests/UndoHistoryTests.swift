@@ -310,6 +310,22 @@ struct UndoHistoryTests {
     #expect(array.count == 4)
   }
 
+  @Test func removingAllStepsForgetsUndoAndRedoButKeepsTracking() {
+    let array = Self.makeArray()
+    let history = UndoHistory()
+    history.track(array)
+    array.append(TestItem(4))
+    array.append(TestItem(5))
+    #expect(history.undo())
+    history.removeAllSteps()
+    #expect(!history.canUndo.value && !history.canRedo.value)
+    #expect(!history.undo() && !history.redo())
+    #expect(array.map(\.id) == [1, 2, 3, 4])
+    array.remove(at: 0)
+    #expect(history.undo())
+    #expect(array.map(\.id) == [1, 2, 3, 4])
+  }
+
   // MARK: - Not recording
 
   @Test func changesWithoutRecordingAreNeverUndone() {

@@ -38,6 +38,7 @@
 /// - ``withoutRecording(_:)`` makes changes that are never undone.
 /// - A new recorded step clears the redo steps.
 /// - At most ``limit`` steps are kept; the oldest goes first.
+///   ``removeAllSteps()`` forgets them all.
 ///
 /// ## Conflicts
 ///
@@ -285,6 +286,19 @@ public final class UndoHistory {
     notRecordingDepth += 1
     defer { notRecordingDepth -= 1 }
     return try body()
+  }
+
+  /// Forgets every undo and redo step, as when a document is closed or
+  /// replaced.
+  ///
+  /// The tracked objects stay tracked: their next change is a new step. In
+  /// a transaction, the changes made so far in it are forgotten too.
+  public func removeAllSteps() {
+    undoSteps.removeAll()
+    redoSteps.removeAll()
+    if let openStep { self.openStep = _UndoStep(name: openStep.name, lastChange: now()) }
+    isMerging = false
+    refresh()
   }
 
   /// Ends the current step: the next change starts a new one, even if it
