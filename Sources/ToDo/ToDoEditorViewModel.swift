@@ -16,10 +16,13 @@ public final class ToDoEditorViewModel: ViewModel {
 
   private let store: Store<ToDoItem>
 
-  init(item: ElementCell<ToDoItem>, in store: Store<ToDoItem>) {
+  private let history: UndoHistory
+
+  init(item: ElementCell<ToDoItem>, in store: Store<ToDoItem>, history: UndoHistory) {
     id = item.id
     title = item.projection(\.title)
     self.store = store
+    self.history = history
   }
 
   /// Whether the item was deleted; a deleted item refuses edits.
@@ -31,7 +34,7 @@ public final class ToDoEditorViewModel: ViewModel {
   ///   ``Diagnostics``).
   @discardableResult
   public func delete() -> Bool {
-    guard store.items.remove(id: id) != nil else {
+    guard history.transaction("Delete", { store.items.remove(id: id) }) != nil else {
       Diagnostics.report("delete refused: the to-do item with id \(id) was already deleted")
       return false
     }

@@ -48,6 +48,12 @@ public final class ToDoListViewModel: ViewModel {
   /// store has no file).
   public let saveError: Derived<StoreError?>
 
+  /// Every change of the items, to undo and redo.
+  ///
+  /// Adding is "Add", deleting is "Delete", and other edits are "Edit"
+  /// unless a transaction names them. An undone change is saved like any other.
+  public let history = UndoHistory()
+
   private var subscription: Subscription?
 
   /// Creates the list view model over a store.
@@ -61,6 +67,7 @@ public final class ToDoListViewModel: ViewModel {
     subscription = store.items.observeChanges { [lastChange] change in
       lastChange.value = change.changeSet.description
     }
+    history.track(store.items, actionName: "Edit")
   }
 
   /// Adds an item at the end.
@@ -82,7 +89,7 @@ public final class ToDoListViewModel: ViewModel {
     guard canAdd.value else { throw .full(limit: Self.limit) }
     let id = newID()
     let item = ToDoItem(id: id, title: title ?? "ToDo Item \(id)")
-    store.items.append(item)
+    history.transaction("Add") { store.items.append(item) }
     return item
   }
 
@@ -111,7 +118,7 @@ public final class ToDoListViewModel: ViewModel {
     guard store.items.indices.contains(row - 1) else {
       throw .noSuchRow(row, count: store.items.count)
     }
-    return store.items.remove(at: row - 1)
+    return history.transaction("Delete") { store.items.remove(at: row - 1) }
   }
 
   /// The view model of an editor for the item at a row.
@@ -126,6 +133,6 @@ public final class ToDoListViewModel: ViewModel {
     else {
       throw .noSuchRow(row, count: store.items.count)
     }
-    return ToDoEditorViewModel(item: cell, in: store)
+    return ToDoEditorViewModel(item: cell, in: store, history: history)
   }
 }

@@ -3,15 +3,27 @@ import Testing
 import TextUI
 
 /// A whole 80×24 screen: the given lines at the top, blank rows, and the
-/// help line at the bottom.
+/// help line's rows at the bottom.
 private func screen(_ top: String, help: String) -> String {
   let lines = top.split(separator: "\n", omittingEmptySubsequences: false)
-  return (lines + Array(repeating: "", count: 23 - lines.count) + [Substring(help)])
+  let help = help.split(separator: "\n", omittingEmptySubsequences: false)
+  return (lines + Array(repeating: "", count: 24 - help.count - lines.count) + help)
     .joined(separator: "\n")
 }
 
-private let listHelp = "↑/↓ move  space toggle  enter open  a add  d delete  q quit  ^G graph"
-private let detailHelp = "space toggle  e edit text  d delete  esc/b back  q quit  ^G graph"
+/// The list's help, naming the steps undo and redo would take.
+private func listHelp(undo: String? = nil, redo: String? = nil) -> String {
+  helpRows(
+    ["↑/↓ move", "space toggle", "enter open", "a add", "d delete"]
+      + undoKeys(undo: undo, redo: redo) + ["q quit", "^G graph"])
+}
+
+/// The detail's help, naming the steps undo and redo would take.
+private func detailHelp(undo: String? = nil, redo: String? = nil) -> String {
+  helpRows(
+    ["space toggle", "e edit text", "d delete"] + undoKeys(undo: undo, redo: redo)
+      + ["esc/b back", "q quit", "^G graph"])
+}
 private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear  ^G graph"
 private let date = "2026-11-21 10:00:00 +0000"
 
@@ -105,23 +117,33 @@ struct DemoAppTests {
     #expect(terminal.wasRestored && !terminal.isFullScreen)
     #expect(
       terminal.screens == [
-        screen("Items (open switches: 0)\n  No items yet: press a to add one.", help: listHelp),
-        screen("Items (open switches: 0)\n> 1. [ ] \(date)", help: listHelp),
-        screen("Items (open switches: 0)\n> 1. [ ] \(date)\n  2. [ ] \(date)", help: listHelp),
-        screen("Items (open switches: 0)\n  1. [ ] \(date)\n> 2. [ ] \(date)", help: listHelp),
-        screen("Items (open switches: 1)\n  1. [ ] \(date)\n> 2. [x] \(date)", help: listHelp),
         screen(
-          "Detail\n  Date:   \(date)\n  Text:   \(date)\n  Switch: [x]", help: detailHelp),
+          "Items (open switches: 0)\n  No items yet: press a to add one.", help: listHelp()),
+        screen("Items (open switches: 0)\n> 1. [ ] \(date)", help: listHelp(undo: "Add")),
+        screen(
+          "Items (open switches: 0)\n> 1. [ ] \(date)\n  2. [ ] \(date)",
+          help: listHelp(undo: "Add")),
+        screen(
+          "Items (open switches: 0)\n  1. [ ] \(date)\n> 2. [ ] \(date)",
+          help: listHelp(undo: "Add")),
+        screen(
+          "Items (open switches: 1)\n  1. [ ] \(date)\n> 2. [x] \(date)",
+          help: listHelp(undo: "Toggle")),
+        screen(
+          "Detail\n  Date:   \(date)\n  Text:   \(date)\n  Switch: [x]",
+          help: detailHelp(undo: "Toggle")),
         screen("Detail\n  Date:   \(date)\n  Text:   \(date)\n  Switch: [x]", help: editHelp),
         screen("Detail\n  Date:   \(date)\n  Text:\n  Switch: [x]", help: editHelp),
         screen("Detail\n  Date:   \(date)\n  Text:   café 漢字 👍\n  Switch: [x]", help: editHelp),
         screen("Detail\n  Date:   \(date)\n  Text:   café 漢字\n  Switch: [x]", help: editHelp),
         screen("Detail\n  Date:   \(date)\n  Text:   café 漢字 ok\n  Switch: [x]", help: editHelp),
         screen(
-          "Detail\n  Date:   \(date)\n  Text:   café 漢字 ok\n  Switch: [x]", help: detailHelp),
+          "Detail\n  Date:   \(date)\n  Text:   café 漢字 ok\n  Switch: [x]",
+          help: detailHelp(undo: "Rename")),
         screen(
-          "Items (open switches: 1)\n  1. [ ] \(date)\n> 2. [x] café 漢字 ok", help: listHelp),
-        screen("Items (open switches: 0)\n> 1. [ ] \(date)", help: listHelp),
+          "Items (open switches: 1)\n  1. [ ] \(date)\n> 2. [x] café 漢字 ok",
+          help: listHelp(undo: "Rename")),
+        screen("Items (open switches: 0)\n> 1. [ ] \(date)", help: listHelp(undo: "Delete")),
       ])
   }
 
@@ -131,14 +153,14 @@ struct DemoAppTests {
     #expect(
       terminal.rowsWritten == [
         Array(0..<24),  // the first frame: the whole screen
-        [1],  // "a": the first row replaces the hint
+        [1, 22],  // "a": the first row replaces the hint; the help says "u undo: Add"
         [2],  // "a": row 1 looks the same (a new item, selected); row 2 is new
         [3],  // "a": likewise
         [1, 2],  // "j": the selection moves from row 1 to row 2
-        [0, 2],  // space: the header's count and the toggled row
+        [0, 2, 22, 23],  // space: the header's count, the toggled row, "u undo: Toggle"
         [1, 2],  // "k": the selection moves back
-        [0, 1, 2, 3, 23],  // enter: the detail's four lines and its help
-        [3],  // space: the switch
+        [0, 1, 2, 3, 22, 23],  // enter: the detail's four lines and its help
+        [3],  // space: the switch (the help still says "u undo: Toggle")
       ])
   }
 
@@ -160,9 +182,9 @@ struct DemoAppTests {
         Items (open switches: 0)
         > 1. [ ] 漢字👍 漢字👍 漢字👍 漢字👍 漢…
 
-
         ↑/↓ move  space toggle  enter open
-        a add  d delete  q quit  ^G graph
+        a add  d delete  u undo: Rename  U redo
+        q quit  ^G graph
         """, "the help line wraps rather than being cut at 40 columns")
   }
 

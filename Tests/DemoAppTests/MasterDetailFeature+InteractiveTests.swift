@@ -114,7 +114,9 @@ struct MasterDetailInteractiveTests {
           Text:   first |bold
           Switch: [ ]
         """)
-    #expect(feature.keyHelp == "space toggle  e edit text  d delete  esc/b back  q quit")
+    #expect(
+      feature.keyHelp
+        == "space toggle  e edit text  d delete  u undo: Add  U redo  esc/b back  q quit")
     press(.character(" "), .character("e"), .backspace, .backspace, .character("漢"))
     #expect(
       body() == """

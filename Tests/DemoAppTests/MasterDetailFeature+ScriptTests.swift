@@ -212,7 +212,7 @@ struct MasterDetailScriptTests {
 
             """,
           error: """
-            error: unknown command 'frob'; on the list screen use: add [TEXT], toggle N, open N, delete N, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'frob'; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
             error: row 1 is out of range: the list is empty
             error: open needs a row number: open N (the list is empty)
             error: toggle needs a row number: toggle N (1-1)
@@ -221,10 +221,10 @@ struct MasterDetailScriptTests {
             error: row 2 is out of range: rows 1-1
             error: row 0 is out of range: rows 1-1
             error: row -1 is out of range: rows 1-1
-            error: 'on' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, render, graph [dot], trace on|off, help, quit
-            error: 'text' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, render, graph [dot], trace on|off, help, quit
-            error: 'back' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, render, graph [dot], trace on|off, help, quit
-            error: unknown command 'Add'; on the list screen use: add [TEXT], toggle N, open N, delete N, render, graph [dot], trace on|off, help, quit
+            error: 'on' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: 'text' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: 'back' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'Add'; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
             error: render takes no argument, got 'now': use 'render' alone
 
             """))
@@ -257,14 +257,14 @@ struct MasterDetailScriptTests {
 
             """,
           error: """
-            error: 'add' is a list command; on the detail screen use: on, off, toggle, text TEXT, delete, back, render, graph [dot], trace on|off, help, quit
+            error: 'add' is a list command; on the detail screen use: on, off, toggle, text TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit
             error: toggle takes no argument, got '1': use 'toggle' alone
-            error: 'open' is a list command; on the detail screen use: on, off, toggle, text TEXT, delete, back, render, graph [dot], trace on|off, help, quit
+            error: 'open' is a list command; on the detail screen use: on, off, toggle, text TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit
             error: delete takes no argument, got '1': use 'delete' alone
             error: on takes no argument, got 'now': use 'on' alone
             error: text needs the new text: text TEXT
             error: back takes no argument, got 'please': use 'back' alone
-            error: unknown command 'frob'; on the detail screen use: on, off, toggle, text TEXT, delete, back, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'frob'; on the detail screen use: on, off, toggle, text TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit
             error: help takes no argument, got 'me': use 'help' alone
 
             """))
@@ -287,6 +287,8 @@ struct MasterDetailScriptTests {
               toggle N      turn the switch of row N on or off
               open N        show row N on the detail screen
               delete N      delete row N
+              undo          take back the last change
+              redo          make the change taken back last again
               render        print the screen
               graph [dot]   print the screen's live binding graph (dot: for Graphviz)
               trace on|off  print every step of the propagations of later commands
@@ -300,6 +302,8 @@ struct MasterDetailScriptTests {
               text TEXT     set the text to everything after the first space
               delete        delete the item and go back to the list
               back          go back to the list
+              undo          take back the last change
+              redo          make the change taken back last again
               render        print the screen
               graph [dot]   print the screen's live binding graph (dot: for Graphviz)
               trace on|off  print every step of the propagations of later commands

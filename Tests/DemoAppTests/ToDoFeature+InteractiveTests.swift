@@ -5,16 +5,33 @@ import Testing
 import TextUI
 
 /// A whole 80×24 screen: the given lines at the top, blank rows, and the
-/// help line at the bottom.
+/// help line's rows at the bottom.
 private func screen(_ top: String, help: String) -> String {
   let lines = top.split(separator: "\n", omittingEmptySubsequences: false)
-  return (lines + Array(repeating: "", count: 23 - lines.count) + [Substring(help)])
+  let help = help.split(separator: "\n", omittingEmptySubsequences: false)
+  return (lines + Array(repeating: "", count: 24 - help.count - lines.count) + help)
     .joined(separator: "\n")
 }
 
-private let listHelp = "↑/↓ move  enter open  a add  d delete  q quit  ^G graph"
-private let fullListHelp = "↑/↓ move  enter open  a add (full)  d delete  q quit  ^G graph"
-private let detailHelp = "e edit title  d delete  esc/b back  q quit  ^G graph"
+/// The list's help, naming the step undo would take.
+private func listHelp(undo: String? = nil) -> String {
+  helpRows(
+    ["↑/↓ move", "enter open", "a add", "d delete"] + undoKeys(undo: undo)
+      + ["q quit", "^G graph"])
+}
+
+/// The full list's help, naming the step undo would take.
+private func fullListHelp(undo: String? = nil) -> String {
+  helpRows(
+    ["↑/↓ move", "enter open", "a add (full)", "d delete"] + undoKeys(undo: undo)
+      + ["q quit", "^G graph"])
+}
+
+/// The detail's help, naming the step undo would take.
+private func detailHelp(undo: String? = nil) -> String {
+  helpRows(
+    ["e edit title", "d delete"] + undoKeys(undo: undo) + ["esc/b back", "q quit", "^G graph"])
+}
 private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear  ^G graph"
 
 /// The first screen of the to-do list.
@@ -39,27 +56,27 @@ struct ToDoInteractiveTests {
     #expect(terminal.wasRestored && !terminal.isFullScreen)
     #expect(
       terminal.screens == [
-        screen(start, help: listHelp),
+        screen(start, help: listHelp()),
         screen(
           """
           To-do (2 of 10, add: enabled)
             1. ToDo Item 1
           > 2. ToDo Item 2
           Last change: insert [1]
-          """, help: listHelp),
-        screen("To-do item\n  Title: ToDo Item 2", help: detailHelp),
+          """, help: listHelp()),
+        screen("To-do item\n  Title: ToDo Item 2", help: detailHelp()),
         screen("To-do item\n  Title: ToDo Item 2", help: editHelp),
         screen("To-do item\n  Title:", help: editHelp),
         screen("To-do item\n  Title: Buy 牛乳 🥛", help: editHelp),
         screen("To-do item\n  Title: Buy 牛乳", help: editHelp),
-        screen("To-do item\n  Title: Buy 牛乳", help: detailHelp),
+        screen("To-do item\n  Title: Buy 牛乳", help: detailHelp(undo: "Rename")),
         screen(
           """
           To-do (2 of 10, add: enabled)
             1. ToDo Item 1
           > 2. Buy 牛乳
           Last change: update [1]
-          """, help: listHelp),
+          """, help: listHelp(undo: "Rename")),
         screen(
           """
           To-do (3 of 10, add: enabled)
@@ -67,7 +84,7 @@ struct ToDoInteractiveTests {
             2. Buy 牛乳
           > 3. ToDo Item 3
           Last change: insert [2]
-          """, help: listHelp),
+          """, help: listHelp(undo: "Add")),
         screen(
           """
           To-do (3 of 10, add: enabled)
@@ -75,14 +92,14 @@ struct ToDoInteractiveTests {
           > 2. Buy 牛乳
             3. ToDo Item 3
           Last change: insert [2]
-          """, help: listHelp),
+          """, help: listHelp(undo: "Add")),
         screen(
           """
           To-do (2 of 10, add: enabled)
             1. ToDo Item 1
           > 2. ToDo Item 3
           Last change: remove [1]
-          """, help: listHelp),
+          """, help: listHelp(undo: "Delete")),
       ], "q quit before the last a was read")
   }
 
@@ -106,25 +123,25 @@ struct ToDoInteractiveTests {
       typing: ["aaaaaaaa", "a", "k", "d", "a"], arguments: ["todo"])
     #expect(
       terminal.screens == [
-        screen(start, help: listHelp),
-        screen(full, help: fullListHelp),
+        screen(start, help: listHelp()),
+        screen(full, help: fullListHelp(undo: "Add")),
         screen(
           full + "\n\n  the list is full: at most 10 items; press d to delete one",
-          help: fullListHelp),
+          help: fullListHelp(undo: "Add")),
         screen(
           list(
             rows, header: "To-do (10 of 10, add: disabled)", lastChange: "insert [9]", cursor: 8),
-          help: fullListHelp),
+          help: fullListHelp(undo: "Add")),
         screen(
           list(
             numbered(Array(titles.prefix(8)) + ["ToDo Item 10"]),
             header: "To-do (9 of 10, add: enabled)", lastChange: "remove [8]", cursor: 8),
-          help: listHelp),
+          help: listHelp(undo: "Delete")),
         screen(
           list(
             numbered(Array(titles.prefix(8)) + ["ToDo Item 10", "ToDo Item 11"]),
             header: "To-do (10 of 10, add: disabled)", lastChange: "insert [9]", cursor: 9),
-          help: fullListHelp),
+          help: fullListHelp(undo: "Add")),
       ])
   }
 
@@ -144,15 +161,17 @@ struct ToDoInteractiveTests {
     #expect(
       terminal.screens == [
         screen(
-          list.replacing("> 3.", with: "  3.").replacing("  1.", with: "> 1."), help: listHelp),
+          list.replacing("> 3.", with: "  3.").replacing("  1.", with: "> 1."),
+          help: listHelp(undo: "Add")),
         screen(
-          list.replacing("> 3.", with: "  3.").replacing("  2.", with: "> 2."), help: listHelp),
-        screen(list, help: listHelp),
-        screen("To-do item\n  Title: \\u{1B}[31mred\\u{0D}X", help: detailHelp),
+          list.replacing("> 3.", with: "  3.").replacing("  2.", with: "> 2."),
+          help: listHelp(undo: "Add")),
+        screen(list, help: listHelp(undo: "Add")),
+        screen("To-do item\n  Title: \\u{1B}[31mred\\u{0D}X", help: detailHelp(undo: "Add")),
         screen("To-do item\n  Title: \\u{1B}[31mred\\u{0D}X", help: editHelp),
         screen("To-do item\n  Title: \\u{1B}[31mred\\u{0D}", help: editHelp),
         screen("To-do item\n  Title: \\u{1B}[31mred\\u{0D}!", help: editHelp),
-        screen("To-do item\n  Title: \\u{1B}[31mred\\u{0D}!", help: detailHelp),
+        screen("To-do item\n  Title: \\u{1B}[31mred\\u{0D}!", help: detailHelp(undo: "Rename")),
       ], "no escape reached the terminal raw (the virtual terminal records any)")
     #expect(
       feature.lines == ["To-do item", "  Title: \u{1B}[31mred\r!"],
@@ -170,16 +189,16 @@ struct ToDoInteractiveTests {
       """
     #expect(
       terminal.screens == [
-        screen(start, help: listHelp),
-        screen("To-do item\n  Title: ToDo Item 1", help: detailHelp),
+        screen(start, help: listHelp()),
+        screen("To-do item\n  Title: ToDo Item 1", help: detailHelp()),
         screen(
           "To-do (1 of 10, add: enabled)\n> 1. ToDo Item 2\nLast change: remove [0]",
-          help: listHelp),
-        screen("To-do item\n  Title: ToDo Item 2", help: detailHelp),
-        screen(empty, help: listHelp),
-        screen(empty, help: listHelp),
-        screen(empty, help: listHelp),
-        screen(empty, help: listHelp),
+          help: listHelp(undo: "Delete")),
+        screen("To-do item\n  Title: ToDo Item 2", help: detailHelp(undo: "Delete")),
+        screen(empty, help: listHelp(undo: "Delete")),
+        screen(empty, help: listHelp(undo: "Delete")),
+        screen(empty, help: listHelp(undo: "Delete")),
+        screen(empty, help: listHelp(undo: "Delete")),
       ], "escape went back, then d deleted the last row; enter, d and k do nothing")
   }
 }

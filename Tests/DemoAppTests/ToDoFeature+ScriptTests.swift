@@ -2,8 +2,9 @@ import DemoApp
 import Testing
 
 private let listUsage =
-  "add [TITLE], delete N, open N, render, graph [dot], trace on|off, help, quit"
-private let detailUsage = "title TEXT, delete, back, render, graph [dot], trace on|off, help, quit"
+  "add [TITLE], delete N, open N, undo, redo, render, graph [dot], trace on|off, help, quit"
+private let detailUsage =
+  "title TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit"
 
 /// Script-mode flows of the to-do list, each compared whole: the exit
 /// status, everything printed to standard output and to standard error.
@@ -257,6 +258,8 @@ struct ToDoScriptTests {
               add [TITLE]   add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
               delete N      delete row N
               open N        show row N on the detail screen, to edit it
+              undo          take back the last change
+              redo          make the change taken back last again
               render        print the screen
               graph [dot]   print the screen's live binding graph (dot: for Graphviz)
               trace on|off  print every step of the propagations of later commands
@@ -267,6 +270,8 @@ struct ToDoScriptTests {
               title TEXT    set the title to everything after the first space
               delete        delete the item and go back to the list
               back          go back to the list
+              undo          take back the last change
+              redo          make the change taken back last again
               render        print the screen
               graph [dot]   print the screen's live binding graph (dot: for Graphviz)
               trace on|off  print every step of the propagations of later commands

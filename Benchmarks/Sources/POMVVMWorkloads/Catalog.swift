@@ -21,6 +21,20 @@ private let arrayComparisons: [Comparison] =
       target: .ratioAtMost(10), baselineName: handStore + " + field observers",
       kit: { kitToggle(size: 100_000, projections: true) },
       baseline: { handToggle(size: 100_000, projections: true) }),
+    Comparison(
+      "array/toggle via element cell, tracked by an UndoHistory (merged), n = 100,000",
+      target: .ratioAtMost(1.5), baselineName: "the same toggle, untracked",
+      kit: { kitTrackedToggle(size: 100_000, stepEach: false) },
+      baseline: { kitToggle(size: 100_000, projections: false) }),
+    Comparison(
+      "array/toggle via element cell, tracked, a new undo step each, n = 100,000",
+      target: .ratioAtMost(1.5), baselineName: "the same toggle, untracked",
+      kit: { kitTrackedToggle(size: 100_000, stepEach: true) },
+      baseline: { kitToggle(size: 100_000, projections: false) }),
+    Comparison(
+      "array/undo + redo of one toggle, n = 100,000", target: .ratioAtMost(1.5),
+      baselineName: "the same at n = 1,000",
+      kit: { kitUndoRedoToggle(size: 100_000) }, baseline: { kitUndoRedoToggle(size: 1_000) }),
   ]
   + [1_000, 10_000, 100_000].map { size in
     Comparison(

@@ -2,15 +2,17 @@ import MasterDetail
 import TextUI
 
 extension MasterDetailFeature {
-  /// The keys of the screen showing, for the help line.
+  /// The keys of the screen showing, for the help line, with what undo
+  /// and redo would do next (`u undo: Rename`).
   public var keyHelp: String {
+    let history = HistoryCommand.keyHelp(for: master.history)
     switch screen {
     case .list:
-      return "↑/↓ move  space toggle  enter open  a add  d delete  q quit"
+      return "↑/↓ move  space toggle  enter open  a add  d delete  \(history)  q quit"
     case .detail where editor != nil:
       return LineEditor.keyHelp
     case .detail:
-      return "space toggle  e edit text  d delete  esc/b back  q quit"
+      return "space toggle  e edit text  d delete  \(history)  esc/b back  q quit"
     }
   }
 
@@ -82,8 +84,15 @@ extension MasterDetailFeature {
       edit(with: key)
       return .continue
     }
-    if key == .character("q") {
-      return .quit
+    switch key {
+    case .character("q"): return .quit
+    case .character("u"):
+      undo()
+      return .continue
+    case .character("U"):
+      redo()
+      return .continue
+    default: break
     }
     switch screen {
     case .list: handleOnList(key)
@@ -97,7 +106,7 @@ extension MasterDetailFeature {
     switch key {
     case .character(" "):
       if list.rows.indices.contains(cursor.row) {
-        list.rows[cursor.row].tapSwitch()
+        master.history.transaction("Toggle") { list.rows[cursor.row].tapSwitch() }
       }
     case .enter:
       open(row: cursor.row)
@@ -117,7 +126,7 @@ extension MasterDetailFeature {
   private func handleOnDetail(_ key: Key) {
     switch key {
     case .character(" "):
-      detail.tapSwitch()
+      master.history.transaction("Toggle") { detail.tapSwitch() }
     case .character("e"):
       editor = LineEditor(text: detail.textField.value)
     case .character("d"):
@@ -137,7 +146,7 @@ extension MasterDetailFeature {
       editor = editing
     case .committed(let text):
       editor = nil
-      detail.edit(text: text)
+      master.history.transaction("Rename") { detail.edit(text: text) }
     case .cancelled:
       editor = nil
     }

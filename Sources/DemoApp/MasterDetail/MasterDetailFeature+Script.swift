@@ -5,11 +5,12 @@ extension MasterDetailFeature {
   ///
   /// List: `add [TEXT]`, `toggle N`, `open N`, `delete N`, rows numbered
   /// from 1 as displayed. Detail: `on`, `off`, `toggle`, `text TEXT`,
-  /// `delete` (then back to the list), `back`.
+  /// `delete` (then back to the list), `back`. Both: `undo`, `redo`.
   ///
   /// - Parameter command: A command the current screen lists.
   /// - Throws: ``ScriptError`` for a missing, extra or bad argument.
   public func perform(_ command: ScriptCommand) throws(ScriptError) {
+    if try performHistoryCommand(command) { return }
     switch screen {
     case .list: try performOnList(command)
     case .detail: try performOnDetail(command)
@@ -24,7 +25,7 @@ extension MasterDetailFeature {
       master.insertNowDate(text: text)
     case "toggle":
       let row = try command.rowNumber(usage: "toggle N", rowCount: rowCount)
-      list.rows[row - 1].tapSwitch()
+      master.history.transaction("Toggle") { list.rows[row - 1].tapSwitch() }
     case "open":
       let row = try command.rowNumber(usage: "open N", rowCount: rowCount)
       open(row: row - 1)
@@ -43,18 +44,18 @@ extension MasterDetailFeature {
     switch command.word {
     case "on":
       try command.expectNoArgument()
-      try refuseIfDeleted(viewModel.openSwitch())
+      try refuseIfDeleted(master.history.transaction("Switch On") { viewModel.openSwitch() })
     case "off":
       try command.expectNoArgument()
-      try refuseIfDeleted(viewModel.closeSwitch())
+      try refuseIfDeleted(master.history.transaction("Switch Off") { viewModel.closeSwitch() })
     case "toggle":
       try command.expectNoArgument()
       try refuseIfDeleted(!viewModel.isDetached)
-      detail.tapSwitch()
+      master.history.transaction("Toggle") { detail.tapSwitch() }
     case "text":
       let text = try command.requiredArgument("the new text", usage: "text TEXT")
       try refuseIfDeleted(!viewModel.isDetached)
-      detail.edit(text: text)
+      master.history.transaction("Rename") { detail.edit(text: text) }
     case "delete":
       try command.expectNoArgument()
       try refuseIfDeleted(!viewModel.isDetached)

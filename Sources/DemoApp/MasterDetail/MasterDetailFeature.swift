@@ -29,6 +29,7 @@ public final class MasterDetailFeature: DemoFeature {
       CommandHelp("toggle N", "turn the switch of row N on or off"),
       CommandHelp("open N", "show row N on the detail screen"),
       CommandHelp("delete N", "delete row N"),
+      undoHelp, redoHelp,
     ])
 
   /// The detail screen's script commands.
@@ -41,6 +42,7 @@ public final class MasterDetailFeature: DemoFeature {
       CommandHelp("text TEXT", "set the text to everything after the first space"),
       CommandHelp("delete", "delete the item and go back to the list"),
       CommandHelp("back", "go back to the list"),
+      undoHelp, redoHelp,
     ])
 
   /// The list screen, then the detail screen.
@@ -69,12 +71,17 @@ public final class MasterDetailFeature: DemoFeature {
   var cursor = ListCursor()
   var editor: LineEditor?
 
+  /// Brings the detail back to its item when an undo or redo puts the item
+  /// back in the list.
+  var reopening: Subscription?
+
   /// Creates the feature on its list screen, with no items.
   ///
   /// - Parameter environment: The clock that dates new items.
   public init(environment: FeatureEnvironment) {
     master = MasterViewModel(clock: environment.now)
     list.bind(to: master)
+    reopening = master.items.observeChanges { [weak self] _ in self?.reopenDetailIfItCameBack() }
   }
 
   /// The list or the detail screen.

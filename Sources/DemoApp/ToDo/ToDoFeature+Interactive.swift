@@ -6,14 +6,15 @@ extension ToDoFeature {
   /// The keys of the screen showing, for the help line; at 10 items the
   /// list's `a` says it is disabled.
   public var keyHelp: String {
+    let history = HistoryCommand.keyHelp(for: list.history)
     switch screen {
     case .list:
       let add = list.canAdd.value ? "a add" : "a add (full)"
-      return "↑/↓ move  enter open  \(add)  d delete  q quit"
+      return "↑/↓ move  enter open  \(add)  d delete  \(history)  q quit"
     case .detail where editor != nil:
       return LineEditor.keyHelp
     case .detail:
-      return "e edit title  d delete  esc/b back  q quit"
+      return "e edit title  d delete  \(history)  esc/b back  q quit"
     }
   }
 
@@ -87,8 +88,15 @@ extension ToDoFeature {
       edit(with: key)
       return .continue
     }
-    if key == .character("q") {
-      return .quit
+    switch key {
+    case .character("q"): return .quit
+    case .character("u"):
+      undo()
+      return .continue
+    case .character("U"):
+      redo()
+      return .continue
+    default: break
     }
     switch screen {
     case .list: handleOnList(key)
@@ -148,7 +156,7 @@ extension ToDoFeature {
       editor = editing
     case .committed(let text):
       editor = nil
-      editorView.type(title: text)
+      list.history.transaction("Rename") { editorView.type(title: text) }
     case .cancelled:
       editor = nil
     }

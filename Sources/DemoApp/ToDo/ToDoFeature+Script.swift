@@ -7,7 +7,8 @@ extension ToDoFeature {
   /// List: `add [TITLE]` (at the end; without a title the view model names
   /// it `ToDo Item N`), `delete N`, `open N`, rows numbered from 1 as
   /// displayed. Detail: `title TEXT` (everything after the first space,
-  /// exactly), `delete` (then back to the list), `back`.
+  /// exactly), `delete` (then back to the list), `back`. Both: `undo`,
+  /// `redo`, saved like any other change.
   ///
   /// A change that the store could not save is an error too, although it
   /// was made: the store keeps it in memory, the screen shows
@@ -17,6 +18,7 @@ extension ToDoFeature {
   /// - Throws: ``ScriptError`` for a missing, extra or bad argument, for
   ///   `add` at 10 items, and for a change that could not be saved.
   public func perform(_ command: ScriptCommand) throws(ScriptError) {
+    if try performHistoryCommand(command) { return }
     switch screen {
     case .list: try performOnList(command)
     case .detail: try performOnDetail(command)
@@ -70,7 +72,7 @@ extension ToDoFeature {
     case "title":
       let title = try command.requiredArgument("the new title", usage: "title TEXT")
       try refuseIfDeleted(item)
-      try report(saving { editorView.type(title: title) })
+      try report(saving { list.history.transaction("Rename") { editorView.type(title: title) } })
     case "delete":
       try command.expectNoArgument()
       try refuseIfDeleted(item)
@@ -83,6 +85,34 @@ extension ToDoFeature {
     default:
       throw .unknownCommand(command.word, on: currentScreen)
     }
+  }
+
+  /// `undo` and `redo`, on either screen, each saved like any other change.
+  ///
+  /// - Returns: Whether the command was one of them.
+  private func performHistoryCommand(_ command: ScriptCommand) throws(ScriptError) -> Bool {
+    let history = list.history
+    var saveError: StoreError?
+    switch command.word {
+    case "undo":
+      try command.expectNoArgument()
+      try HistoryCommand.undo(in: history) {
+        var isDone = false
+        saveError = saving { isDone = undo() }
+        return isDone
+      }
+    case "redo":
+      try command.expectNoArgument()
+      try HistoryCommand.redo(in: history) {
+        var isDone = false
+        saveError = saving { isDone = redo() }
+        return isDone
+      }
+    default:
+      return false
+    }
+    try report(saveError)
+    return true
   }
 
   private func refuseIfDeleted(_ item: ToDoEditorViewModel) throws(ScriptError) {

@@ -49,6 +49,7 @@ public final class ToDoFeature: DemoFeature {
         "add [TITLE]", "add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)"),
       CommandHelp("delete N", "delete row N"),
       CommandHelp("open N", "show row N on the detail screen, to edit it"),
+      undoHelp, redoHelp,
     ])
 
   /// The detail screen's script commands.
@@ -58,6 +59,7 @@ public final class ToDoFeature: DemoFeature {
       CommandHelp("title TEXT", "set the title to everything after the first space"),
       CommandHelp("delete", "delete the item and go back to the list"),
       CommandHelp("back", "go back to the list"),
+      undoHelp, redoHelp,
     ])
 
   /// The list screen, then the detail screen.
@@ -123,8 +125,11 @@ public final class ToDoFeature: DemoFeature {
     }
     guard isNew else { return }
     let reports = Diagnostics.capturingReports {
-      for _ in 0..<2 {
-        _ = try? list.add()
+      // The sample items are where the list starts, not a change to undo.
+      list.history.withoutRecording {
+        for _ in 0..<2 {
+          _ = try? list.add()
+        }
       }
       store.flush()
     }

@@ -9,6 +9,20 @@ import POMVVM
 /// (reported, not crashed on, and not kept on a ghost copy). Its switch
 /// operations are the ``Switchable`` defaults, shared with
 /// ``DateCellViewModel``.
+///
+/// ## When an undo brings the item back
+///
+/// The cells of a deleted item stay detached, even when an undo puts the
+/// item back: that is the kit's law, so that no ghost copy takes edits.
+/// A screen that still shows the item gets it back, editable, by asking
+/// for a new view model once the id is in the list again, with
+/// ``reopened()``, and rebinding to it:
+///
+/// ```swift
+/// items.observeChanges { _ in
+///   if detail.isDetached, let again = detail.reopened() { detailView.bind(to: again) }
+/// }
+/// ```
 @MainActor
 public final class DetailViewModel: ViewModel, Switchable, ItemDataSource {
   /// The id of the item the screen shows.
@@ -24,13 +38,15 @@ public final class DetailViewModel: ViewModel, Switchable, ItemDataSource {
   public let on: ProjectedCell<ElementCell<Item>, Bool>
 
   private let items: ObservableArray<Item>
+  private let history: UndoHistory
 
-  init(item: ElementCell<Item>, in items: ObservableArray<Item>) {
+  init(item: ElementCell<Item>, in items: ObservableArray<Item>, history: UndoHistory) {
     id = item.id
     date = item.projection(\.date)
     text = item.projection(\.text)
     on = item.projection(\.on)
     self.items = items
+    self.history = history
   }
 
   /// Emphasis: the detail is about this one item (overrides the accent
@@ -43,13 +59,24 @@ public final class DetailViewModel: ViewModel, Switchable, ItemDataSource {
   /// A cell that becomes `true` when the item is deleted.
   public var detachment: Derived<Bool> { on.base.detachment }
 
+  /// A new view model onto the same item, when it is in the list again
+  /// after being deleted (an undo put it back); `nil` while it is deleted.
+  ///
+  /// The new view model edits the item as it is now, with its text and
+  /// switch as the undo restored them.
+  ///
+  /// - Returns: The new view model, or `nil` if no item has this id.
+  public func reopened() -> DetailViewModel? {
+    items.cell(for: id).map { DetailViewModel(item: $0, in: items, history: history) }
+  }
+
   /// Deletes the item the screen shows.
   ///
   /// - Returns: `false` if the item was already deleted (reported to
   ///   ``Diagnostics``).
   @discardableResult
   public func delete() -> Bool {
-    guard !isDetached, items.remove(id: id) != nil else {
+    guard !isDetached, history.transaction("Delete", { items.remove(id: id) }) != nil else {
       Diagnostics.report("delete refused: the item with id \(id) was already deleted")
       return false
     }

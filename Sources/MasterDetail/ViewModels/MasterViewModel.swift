@@ -19,6 +19,12 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   /// (never by rescanning them).
   public let openSwitchCount: ArrayCount<Item>
 
+  /// Every change of the items, to undo and redo.
+  ///
+  /// Adding is "Add", deleting is "Delete", and other edits are "Edit"
+  /// unless a transaction names them.
+  public let history = UndoHistory()
+
   private let clock: () -> Date
   private var nextID: Int
 
@@ -32,6 +38,7 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
     self.clock = clock
     openSwitchCount = self.items.liveCount(where: \.on).labelled("open switches")
     nextID = (items.map(\.id).max() ?? 0) + 1
+    history.track(self.items, actionName: "Edit")
   }
 
   /// Inserts an item at the top, dated by the clock.
@@ -43,7 +50,7 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
     let date = clock()
     let item = Item(id: nextID, date: date, text: text ?? date.description)
     nextID += 1
-    items.insert(item, at: 0)
+    history.transaction("Add") { items.insert(item, at: 0) }
     return item
   }
 
@@ -54,7 +61,7 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   @discardableResult
   public func delete(at index: Int) -> Item? {
     guard items.indices.contains(index) else { return nil }
-    return items.remove(at: index)
+    return history.transaction("Delete") { items.remove(at: index) }
   }
 
   /// Deletes the item with an id.
@@ -63,7 +70,7 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   /// - Returns: The deleted item, or `nil` if no item has that id.
   @discardableResult
   public func delete(id: Item.ID) -> Item? {
-    items.remove(id: id)
+    history.transaction("Delete") { items.remove(id: id) }
   }
 
   /// The view model for the row that shows the item at an index.
@@ -89,6 +96,6 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   /// - Returns: The detail's view model, or `nil` if no item has that id.
   public func detailViewModel(for id: Item.ID) -> DetailViewModel? {
     guard let cell = items.cell(for: id) else { return nil }
-    return DetailViewModel(item: cell, in: items)
+    return DetailViewModel(item: cell, in: items, history: history)
   }
 }

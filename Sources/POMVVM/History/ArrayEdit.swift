@@ -1,0 +1,248 @@
+/// The record of one change set an ``ObservableArray`` published.
+///
+/// It keeps the change set (which holds only the elements it touched) and
+/// the ids of the elements it moved, and applies either direction by id:
+/// elements leave by id, enter at their recorded index (or the end, if the
+/// array is shorter now), moved elements go back to their recorded index,
+/// and updated elements take their recorded value. So a change that the
+/// history did not record, but that touches other elements, does not stop
+/// an undo; one that makes an id appear or disappear under it does.
+///
+/// Recording is specialized in the caller (it runs on every change of a
+/// tracked array), and so is applying: the record keeps the caller's
+/// specializations of its checks and mutations, so that an undo does not
+/// run the array's mutations unspecialized.
+@MainActor
+@usableFromInline
+final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
+  @usableFromInline
+  weak var array: ObservableArray<Element>?
+  /// The change, forward; its moves are by index, so `movedIDs` names them.
+  @usableFromInline
+  var changeSet: ChangeSet<Element>
+  @usableFromInline
+  var movedIDs: [Element.ID]
+  /// `conflict(_:_:)` and `apply(_:)`, specialized where the record was
+  /// made.
+  @usableFromInline
+  let specialized:
+    (
+      conflict: @MainActor (_ArrayEdit, _UndoDirection, inout _Presence) -> String?,
+      apply: @MainActor (_ArrayEdit, _UndoDirection) -> Void
+    )
+
+  @inlinable
+  init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
+    self.array = array
+    changeSet = change.changeSet
+    movedIDs = Self.movedIDs(of: change)
+    specialized = (
+      { edit, direction, presence in edit._conflict(direction, &presence) },
+      { edit, direction in edit._apply(direction) }
+    )
+  }
+
+  /// Makes this record, of the same array, the record of another change.
+  @inlinable
+  func reset(to change: ArrayChange<Element>) {
+    changeSet = change.changeSet
+    movedIDs = Self.movedIDs(of: change)
+  }
+
+  @inlinable
+  static func movedIDs(of change: ArrayChange<Element>) -> [Element.ID] {
+    guard !change.changeSet.moves.isEmpty else { return [] }
+    var movedIDs: [Element.ID] = []
+    movedIDs.reserveCapacity(change.changeSet.moves.count)
+    for move in change.changeSet.moves {
+      movedIDs.append(change.newElements[move.to].id)
+    }
+    return movedIDs
+  }
+
+  @usableFromInline
+  var isAlive: Bool { array != nil }
+
+  @usableFromInline
+  var object: AnyObject? { array }
+
+  /// Folds a later change into this one, if both only update the same
+  /// element: the record then goes from this change's old value to the
+  /// later change's new value.
+  ///
+  /// - Returns: Whether the change was folded in.
+  @inlinable
+  func absorb(_ later: ChangeSet<Element>) -> Bool {
+    guard Self.isSingleUpdate(later), Self.isSingleUpdate(changeSet),
+      later.updates[0].newElement.id == changeSet.updates[0].newElement.id
+    else { return false }
+    changeSet.updates[0].newElement = later.updates[0].newElement
+    changeSet.updates[0].newIndex = later.updates[0].newIndex
+    return true
+  }
+
+  /// Whether a change only updates one element: the changes that merge.
+  @inlinable
+  static func isSingleUpdate(_ changeSet: ChangeSet<Element>) -> Bool {
+    changeSet.updates.count == 1 && changeSet.removals.isEmpty && changeSet.insertions.isEmpty
+      && changeSet.moves.isEmpty && changeSet.reload == nil
+  }
+
+  // MARK: - The change, by id, in either direction
+
+  @usableFromInline
+  struct Parts {
+    @usableFromInline
+    var leaving: [Element.ID] = []
+    @usableFromInline
+    var entering: [ChangeSet<Element>.Insertion] = []
+    /// The moved elements, and the index each goes to.
+    @usableFromInline
+    var movedIDs: [Element.ID] = []
+    @usableFromInline
+    var moveDestinations: [Int] = []
+    @usableFromInline
+    var updates: [Element] = []
+
+    @inlinable
+    init() {}
+  }
+
+  @inlinable
+  func parts(_ direction: _UndoDirection) -> Parts {
+    var parts = Parts()
+    let forward = direction == .redo
+    if let reload = changeSet.reload {
+      for element in forward ? reload.old : reload.new {
+        parts.leaving.append(element.id)
+      }
+      for (index, element) in (forward ? reload.new : reload.old).enumerated() {
+        parts.entering.append(.init(index: index, element: element))
+      }
+      return parts
+    }
+    parts.movedIDs = movedIDs
+    if forward {
+      for removal in changeSet.removals { parts.leaving.append(removal.element.id) }
+      parts.entering = changeSet.insertions
+      for move in changeSet.moves { parts.moveDestinations.append(move.to) }
+      for update in changeSet.updates { parts.updates.append(update.newElement) }
+    } else {
+      for insertion in changeSet.insertions { parts.leaving.append(insertion.element.id) }
+      for removal in changeSet.removals {
+        parts.entering.append(.init(index: removal.index, element: removal.element))
+      }
+      for move in changeSet.moves { parts.moveDestinations.append(move.from) }
+      for update in changeSet.updates { parts.updates.append(update.oldElement) }
+    }
+    return parts
+  }
+
+  @usableFromInline
+  func conflict(_ direction: _UndoDirection, _ presence: inout _Presence) -> String? {
+    specialized.conflict(self, direction, &presence)
+  }
+
+  @usableFromInline
+  func apply(_ direction: _UndoDirection) {
+    specialized.apply(self, direction)
+  }
+
+  @inlinable
+  func _conflict(_ direction: _UndoDirection, _ presence: inout _Presence) -> String? {
+    guard let array else { return nil }
+    let parts = parts(direction)
+    var staying = parts.movedIDs
+    for element in parts.updates { staying.append(element.id) }
+    for id in staying + parts.leaving where !presence.contains(id, in: array) {
+      return "the element with id \(id) is no longer in the array"
+    }
+    for id in parts.leaving {
+      presence.set(id, in: array, present: false)
+    }
+    for insertion in parts.entering {
+      let id = insertion.element.id
+      if presence.contains(id, in: array) {
+        return "an element with id \(id) is already in the array"
+      }
+      presence.set(id, in: array, present: true)
+    }
+    return nil
+  }
+
+  @inlinable
+  func _apply(_ direction: _UndoDirection) {
+    guard let array else { return }
+    let parts = parts(direction)
+    // One element: its own mutation, O(1) besides the shift, and the change
+    // observers see is the exact inverse.
+    if changeSet.reload == nil && changeSet.count == 1 {
+      if let element = parts.updates.first, let index = array._index(of: element.id) {
+        array.replace(at: index, with: element)
+        return
+      }
+      if let id = parts.leaving.first, let index = array._index(of: id) {
+        array.remove(at: index)
+        return
+      }
+      if let insertion = parts.entering.first {
+        array.insert(insertion.element, at: min(insertion.index, array._elements.count))
+        return
+      }
+      if let id = parts.movedIDs.first, let source = array._index(of: id) {
+        let destination = min(parts.moveDestinations[0], array._elements.count - 1)
+        array.move(from: source, to: destination)
+        return
+      }
+    }
+    array.replaceAll(with: target(parts, from: array._elements))
+  }
+
+  /// The contents after applying `parts` to `current`.
+  ///
+  /// - Complexity: O(*n* + *k* log *k*).
+  @inlinable
+  func target(_ parts: Parts, from current: [Element]) -> [Element] {
+    var leaving = Set(parts.leaving)
+    leaving.formUnion(parts.movedIDs)
+    var moved: [Element.ID: Element] = [:]
+    var kept: [Element] = []
+    kept.reserveCapacity(current.count)
+    for element in current {
+      if leaving.contains(element.id) {
+        moved[element.id] = element
+      } else {
+        kept.append(element)
+      }
+    }
+    var entering = parts.entering
+    for (id, index) in zip(parts.movedIDs, parts.moveDestinations) {
+      guard let element = moved[id] else { continue }
+      entering.append(.init(index: index, element: element))
+    }
+    entering.sort { $0.index < $1.index }
+    var result: [Element] = []
+    result.reserveCapacity(kept.count + entering.count)
+    var nextEntering = 0
+    var nextKept = 0
+    while nextEntering < entering.count || nextKept < kept.count {
+      if nextEntering < entering.count
+        && (entering[nextEntering].index <= result.count || nextKept == kept.count)
+      {
+        result.append(entering[nextEntering].element)
+        nextEntering += 1
+      } else {
+        result.append(kept[nextKept])
+        nextKept += 1
+      }
+    }
+    if !parts.updates.isEmpty {
+      var values: [Element.ID: Element] = [:]
+      for element in parts.updates { values[element.id] = element }
+      for index in result.indices {
+        if let value = values[result[index].id] { result[index] = value }
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,436 @@
+/// Undo and redo for shared state: every change of the arrays and cells it
+/// tracks becomes a step that ``undo(fileID:line:)`` takes back and
+/// ``redo(fileID:line:)`` makes again.
+///
+/// ```swift
+/// let history = UndoHistory()
+/// history.track(items, actionName: "Edit")
+/// history.transaction("Rename") {
+///   items.cell(for: 1)?.value.text = "groceries"
+/// }
+/// history.undoActionName.value   // "Rename"
+/// history.undo()                 // the old text is back
+/// history.redo()                 // "groceries" again
+/// ```
+///
+/// ## Ordinary changes
+///
+/// The history is an ordinary observer: it records the change sets a
+/// tracked ``ObservableArray`` publishes and the old and new values of a
+/// tracked ``Observable``. Undo applies the inverse through the same
+/// public mutations (`replace`, `insert`, `remove`, `move`, `replaceAll`,
+/// setting `value`), so element cells, aggregates, list views, Observation
+/// trackers and stores see normal changes, and a store saves them. The
+/// history's own changes are not recorded. A step holds only the elements
+/// its changes touched, never a copy of an array.
+///
+/// ## Steps
+///
+/// - Every recorded change is a step of its own, named by the action name
+///   given to `track(_:actionName:)`, except that:
+/// - **typing merges**: a change that only updates the same element as the
+///   step before it (or sets the same cell), within ``mergeWindow`` of the
+///   step's last change, joins that step. ``stopMerging()``, an undo, a
+///   redo and a transaction end a step early. Changes of *different*
+///   elements are separate steps.
+/// - ``transaction(_:_:)`` makes everything inside it one step, under its
+///   name; nested transactions join the outermost.
+/// - ``withoutRecording(_:)`` makes changes that are never undone.
+/// - A new recorded step clears the redo steps.
+/// - At most ``limit`` steps are kept; the oldest goes first.
+///   ``removeAllSteps()`` forgets them all.
+///
+/// ## Conflicts
+///
+/// Steps are applied by element id: elements leave by id, come back at
+/// their old index (or the end, if the array is shorter now) and take back
+/// their old values. A change made without recording that touches other
+/// elements does not stop an undo. But if it made the step impossible — an
+/// element the step would re-insert is present, or one it would remove,
+/// move or restore is gone — ``undo(fileID:line:)`` checks the whole step
+/// first and changes nothing: it reports the conflict to ``Diagnostics``,
+/// returns `false`, drops that step (it can never apply), and clears the
+/// redo steps; older steps stay and the next undo tries them. A conflict
+/// on redo drops every redo step.
+///
+/// ## Re-entrancy
+///
+/// Call `undo()`, `redo()`, ``transaction(_:_:)`` and
+/// ``withoutRecording(_:)`` from user actions, not from an observer of a
+/// tracked array while it delivers a change: a change made there reaches
+/// the history only after the current one, outside the call. Undo and redo
+/// refuse (and report) when a tracked array is delivering a change, or
+/// inside a transaction.
+///
+/// The history holds what it tracks weakly: a tracked object that goes away
+/// is no longer followed, and the steps that only changed it are skipped.
+@MainActor
+public final class UndoHistory {
+  /// Whether ``undo(fileID:line:)`` has a step to take back.
+  public let canUndo = Derived(false)
+
+  /// Whether ``redo(fileID:line:)`` has a step to make again.
+  public let canRedo = Derived(false)
+
+  /// The name of the step that ``undo(fileID:line:)`` takes back, for
+  /// "Undo Rename"; `nil` when there is none, or it has no name.
+  public let undoActionName = Derived<String?>(nil)
+
+  /// The name of the step that ``redo(fileID:line:)`` makes again, for
+  /// "Redo Rename"; `nil` when there is none, or it has no name.
+  public let redoActionName = Derived<String?>(nil)
+
+  /// The most undo steps kept, 100 by default.
+  ///
+  /// When a new step would exceed it, the oldest goes; `0` keeps none.
+  /// Lowering it drops the oldest steps at once.
+  public var limit: Int {
+    didSet {
+      precondition(limit >= 0, "UndoHistory: the limit must not be negative, not \(limit)")
+      trim()
+      refresh()
+    }
+  }
+
+  /// How long after a step's last change a change of the same element or
+  /// cell still joins it.
+  public let mergeWindow: Duration
+
+  /// How many steps ``undo(fileID:line:)`` can take back.
+  public var undoCount: Int { undoSteps.count }
+
+  /// How many steps ``redo(fileID:line:)`` can make again.
+  public var redoCount: Int { redoSteps.count }
+
+  // The state skips Swift's run-time exclusivity checks, which cost about a
+  // tenth of a recorded toggle: it is touched only on the main actor, and
+  // no access to it spans a call out of the history.
+
+  @exclusivity(unchecked)
+  var undoSteps: [_UndoStep] = []
+  @exclusivity(unchecked)
+  var redoSteps: [_UndoStep] = []
+  /// The step a transaction is filling.
+  @exclusivity(unchecked)
+  var openStep: _UndoStep?
+  var transactionDepth = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var notRecordingDepth = 0
+  /// Set while the history applies a step, so that its own changes are not
+  /// recorded.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isApplying = false
+  /// Whether the top step may take the next change of the same element or
+  /// cell.
+  @exclusivity(unchecked)
+  var isMerging = false
+  /// What ``canUndo``, ``canRedo``, ``undoActionName`` and
+  /// ``redoActionName`` hold, to update them only when they change.
+  @exclusivity(unchecked)
+  var published = (canUndo: false, canRedo: false, undo: String?.none, redo: String?.none)
+  let now: @MainActor () -> ContinuousClock.Instant
+  @usableFromInline
+  var _subscriptions: [Subscription] = []
+  /// The tracked objects, to follow each once and to see whether one is
+  /// delivering a change.
+  var tracked: [ObjectIdentifier: _TrackedObject] = [:]
+
+  /// Creates an empty history.
+  ///
+  /// - Parameters:
+  ///   - limit: The most steps kept; 100 by default.
+  ///   - mergeWindow: How long after a change of an element or cell the next
+  ///     change of it still joins the same step; one second by default.
+  ///   - now: The time, for the merge window; tests pass a clock they move.
+  public init(
+    limit: Int = 100, mergeWindow: Duration = .seconds(1),
+    now: @escaping @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
+  ) {
+    precondition(limit >= 0, "UndoHistory: the limit must not be negative, not \(limit)")
+    self.limit = limit
+    self.mergeWindow = mergeWindow
+    self.now = now
+  }
+
+  // MARK: - Undo and redo
+
+  /// Takes back the newest step, through the tracked objects' ordinary
+  /// mutations.
+  ///
+  /// The whole step is checked before anything changes: on a conflict (see
+  /// <doc:UndoAndRedo>) nothing changes, the conflict is reported to
+  /// ``Diagnostics``, the step is dropped and the redo steps are cleared.
+  ///
+  /// - Parameters:
+  ///   - fileID: The caller's file, for a report; by default, the caller's.
+  ///   - line: The caller's line, for a report; by default, the caller's.
+  /// - Returns: `true` if a step was taken back; `false` if there was none,
+  ///   or it conflicted, or the history is busy.
+  /// - Complexity: O(the elements the step touched), besides the mutations'
+  ///   own cost; O(*n*) for a step made of a change that touched several
+  ///   elements of an array of *n*.
+  @discardableResult
+  public func undo(fileID: StaticString = #fileID, line: UInt = #line) -> Bool {
+    guard isIdle(for: "undo", fileID: fileID, line: line) else { return false }
+    dropReleasedSteps(from: &undoSteps)
+    guard let step = undoSteps.popLast() else {
+      refresh()
+      return false
+    }
+    isMerging = false
+    if let conflict = step.conflict(.undo) {
+      redoSteps.removeAll()
+      refresh()
+      Diagnostics.report(
+        "undo refused: \(conflict); \(Self.describe(step)) was dropped from the history and "
+          + "nothing changed", fileID: fileID, line: line)
+      return false
+    }
+    applying { step.apply(.undo) }
+    redoSteps.append(step)
+    refresh()
+    return true
+  }
+
+  /// Makes the step that was taken back last again.
+  ///
+  /// Like ``undo(fileID:line:)``, it checks the whole step first; on a
+  /// conflict nothing changes, it is reported, and every redo step is
+  /// dropped.
+  ///
+  /// - Parameters:
+  ///   - fileID: The caller's file, for a report; by default, the caller's.
+  ///   - line: The caller's line, for a report; by default, the caller's.
+  /// - Returns: `true` if a step was made again; `false` if there was none,
+  ///   or it conflicted, or the history is busy.
+  /// - Complexity: Like ``undo(fileID:line:)``.
+  @discardableResult
+  public func redo(fileID: StaticString = #fileID, line: UInt = #line) -> Bool {
+    guard isIdle(for: "redo", fileID: fileID, line: line) else { return false }
+    dropReleasedSteps(from: &redoSteps)
+    guard let step = redoSteps.popLast() else {
+      refresh()
+      return false
+    }
+    isMerging = false
+    if let conflict = step.conflict(.redo) {
+      redoSteps.removeAll()
+      refresh()
+      Diagnostics.report(
+        "redo refused: \(conflict); the redo steps were dropped and nothing changed",
+        fileID: fileID, line: line)
+      return false
+    }
+    applying { step.apply(.redo) }
+    undoSteps.append(step)
+    trim()
+    refresh()
+    return true
+  }
+
+  // MARK: - Shaping steps
+
+  /// Makes every change inside `body` one step, named `name`.
+  ///
+  /// A transaction inside another joins the outermost, under the
+  /// outermost's name. A transaction that changes nothing adds no step, and
+  /// one that changes something clears the redo steps. A transaction is a
+  /// step of its own: it never merges with the step before or after it.
+  ///
+  /// If `body` throws, the changes it made so far stay made and are recorded
+  /// as one step, which one undo takes back; the error is rethrown.
+  ///
+  /// ```swift
+  /// history.transaction("Clear Done") {
+  ///   items.batch { $0.removeAll(where: \.done) }
+  ///   doneCount.value = 0
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The step's name, for "Undo Clear Done".
+  ///   - body: The changes.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @discardableResult
+  public func transaction<Result, Failure: Error>(
+    _ name: String, _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    if transactionDepth == 0 {
+      openStep = _UndoStep(name: name, lastChange: now())
+      isMerging = false
+    }
+    transactionDepth += 1
+    defer {
+      transactionDepth -= 1
+      if transactionDepth == 0 { closeTransaction() }
+    }
+    return try body()
+  }
+
+  /// Runs `body` with nothing recorded: for changes that must never be
+  /// undone, such as loading from disk or a server's update.
+  ///
+  /// The history goes on following the tracked cells' values, so a later
+  /// recorded change of a cell undoes to the value `body` left.
+  ///
+  /// - Parameter body: The changes.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @discardableResult
+  public func withoutRecording<Result, Failure: Error>(
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    notRecordingDepth += 1
+    defer { notRecordingDepth -= 1 }
+    return try body()
+  }
+
+  /// Forgets every undo and redo step, as when a document is closed or
+  /// replaced.
+  ///
+  /// The tracked objects stay tracked: their next change is a new step. In
+  /// a transaction, the changes made so far in it are forgotten too.
+  public func removeAllSteps() {
+    undoSteps.removeAll()
+    redoSteps.removeAll()
+    if let openStep { self.openStep = _UndoStep(name: openStep.name, lastChange: now()) }
+    isMerging = false
+    refresh()
+  }
+
+  /// Ends the current step: the next change starts a new one, even if it
+  /// changes the same element or cell within the merge window.
+  ///
+  /// Call it where a user would expect a pause in typing to end a step: on
+  /// leaving a text field, say.
+  public func stopMerging() {
+    isMerging = false
+  }
+
+  // MARK: - Recording
+
+  /// Whether a change reaching the history now is recorded.
+  @inlinable
+  var _isRecording: Bool { notRecordingDepth == 0 && !isApplying }
+
+  /// Records a change: into the open transaction, into the top step if it
+  /// merges, or as a new step.
+  ///
+  /// - Parameters:
+  ///   - makeRecord: Makes the change's record.
+  ///   - merge: Folds the change into a record of the same element or cell,
+  ///     if it can; whether it did.
+  ///   - reuse: Makes a record of the same object, which is going, the
+  ///     change's record, if it can; whether it did.
+  ///   - isMergeable: Whether a step made of this change may take later ones.
+  ///   - actionName: The name of a new step outside a transaction.
+  @usableFromInline
+  func _record(
+    _ makeRecord: () -> any _UndoRecord, merge: (any _UndoRecord) -> Bool,
+    reuse: (any _UndoRecord) -> Bool, isMergeable: Bool, actionName: String?
+  ) {
+    if let openStep {
+      if let last = openStep.last, merge(last) { return }
+      openStep.append(makeRecord())
+      return
+    }
+    let time = now()
+    if isMerging, let top = undoSteps.last, top.lastChange.duration(to: time) <= mergeWindow,
+      let last = top.last, merge(last)
+    {
+      top.lastChange = time
+      return
+    }
+    isMerging = isMergeable
+    // At the limit, the oldest step goes as this one comes: when it is one
+    // record of the same object, it becomes the new step, which saves
+    // freeing two objects and making them again.
+    if limit > 0, undoSteps.count == limit, redoSteps.isEmpty,
+      isKnownUniquelyReferenced(&undoSteps[0]), undoSteps[0].reuse(named: actionName, reuse)
+    {
+      let step = undoSteps.removeFirst()
+      step.lastChange = time
+      undoSteps.append(step)
+      refresh()
+      return
+    }
+    push(_UndoStep(name: actionName, record: makeRecord(), lastChange: time))
+  }
+
+  private func closeTransaction() {
+    guard let step = openStep else { return }
+    openStep = nil
+    isMerging = false
+    guard !step.isEmpty else { return }
+    push(step)
+  }
+
+  private func push(_ step: _UndoStep) {
+    undoSteps.append(step)
+    if !redoSteps.isEmpty { redoSteps.removeAll() }
+    trim()
+    refresh()
+  }
+
+  private func applying(_ body: () -> Void) {
+    isApplying = true
+    defer { isApplying = false }
+    body()
+  }
+
+  private func trim() {
+    if undoSteps.count > limit {
+      undoSteps.removeFirst(undoSteps.count - limit)
+    }
+  }
+
+  private func dropReleasedSteps(from steps: inout [_UndoStep]) {
+    while let step = steps.last, !step.isAlive {
+      steps.removeLast()
+    }
+  }
+
+  /// Brings the observable state up to date with the steps.
+  func refresh() {
+    let now = (
+      canUndo: !undoSteps.isEmpty, canRedo: !redoSteps.isEmpty, undo: undoSteps.last?.name,
+      redo: redoSteps.last?.name
+    )
+    guard now != published else { return }
+    published = now
+    canUndo.update(now.canUndo)
+    canRedo.update(now.canRedo)
+    undoActionName.update(now.undo)
+    redoActionName.update(now.redo)
+  }
+
+  private func isIdle(for action: String, fileID: StaticString, line: UInt) -> Bool {
+    if transactionDepth > 0 {
+      Diagnostics.report(
+        "\(action) refused: a transaction is open; nothing changed", fileID: fileID, line: line)
+      return false
+    }
+    if tracked.values.contains(where: { $0.isDelivering() }) {
+      Diagnostics.report(
+        "\(action) refused: a tracked array is delivering a change; nothing changed",
+        fileID: fileID, line: line)
+      return false
+    }
+    return true
+  }
+
+  private static func describe(_ step: _UndoStep) -> String {
+    step.name.map { "the step \"\($0)\"" } ?? "the step"
+  }
+}
+
+/// A tracked object, held weakly.
+@MainActor
+struct _TrackedObject {
+  weak var object: AnyObject?
+  /// Whether the object is an array in the middle of delivering a change.
+  let isDelivering: @MainActor () -> Bool
+}
