@@ -228,4 +228,84 @@ struct ToDoStoreProcessTests {
     let items = try JSONDecoder().decode([ToDoItem].self, from: Data(contentsOf: url))
     #expect(items.map(\.title) == ["ToDo Item 1", "ToDo Item 2", "ToDo Item 3"])
   }
+
+  /// A file that another program rewrites in place (as `echo … > file`
+  /// does) while `pomvvm-demo` has it open is never saved over: the command
+  /// whose save is refused fails with an `error:` line, and the other
+  /// program's contents stay.
+  @Test func aStoreFileRewrittenInPlaceByAnotherProgramIsNotOverwritten() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-inplace-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    try Data(#"[{"id":1,"title":"mine"}]"#.utf8).write(to: url)
+
+    let input = Pipe()
+    let errors = Pipe()
+    let child = Process()
+    child.executableURL = executable
+    child.arguments = ["todo", "--script", "--quiet", "--store", url.path]
+    child.standardInput = input
+    child.standardOutput = FileHandle.nullDevice
+    child.standardError = errors
+    try child.run()
+    defer {
+      if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+      child.waitUntilExit()
+    }
+    input.fileHandleForWriting.write(Data("add one\n".utf8))
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !(try String(decoding: Data(contentsOf: url), as: UTF8.self)).contains("one")
+      && ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    let external = #"[{"id":7,"title":"EXTERNAL-INPLACE"}]"#
+    let handle = try FileHandle(forUpdating: url)
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(external.utf8))
+    try handle.close()
+
+    input.fileHandleForWriting.write(Data("add two\n".utf8))
+    try input.fileHandleForWriting.close()
+    let message = try await blocking { () -> Data in
+      let message = errors.fileHandleForReading.readDataToEndOfFile()
+      child.waitUntilExit()
+      return message
+    }
+    #expect(child.terminationStatus == 1)
+    #expect(
+      String(decoding: message, as: UTF8.self)
+        == "error: the change was made but not saved: cannot save \(url.path): another program "
+        + "changed its contents after this store saved it; neither its contents nor this store's "
+        + "changes were lost: the file was left as it is, and the changes stay in memory\n")
+    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == external)
+  }
+
+  /// A field that this version does not know (a newer version wrote it)
+  /// would be lost by the next save: `pomvvm-demo` refuses the file and
+  /// names the field.
+  @Test func aStoreFileWithAFieldThisVersionDoesNotKnowIsRefused() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-fields-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let contents = #"[{"id":1,"title":"a","done":true}]"#
+    try Data(contents.utf8).write(to: url)
+
+    let run = try await runDemoProcess(
+      executable, arguments: ["todo", "--script", "--store", url.path], input: Data("add z\n".utf8))
+    #expect(run.status == 1)
+    #expect(
+      String(decoding: run.error, as: UTF8.self)
+        == "error: cannot read \(url.path): it is not a valid store file (element 1 (id 1) has the "
+        + "field 'done', which this version does not know, and saving would drop it; open it "
+        + "with the version that wrote it); the file was left untouched\n")
+    #expect(run.output.isEmpty)
+    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
+  }
 }

@@ -153,6 +153,12 @@ public struct DemoOptions {
         --latency MS    make every request of the movie catalog take MS milliseconds
         -h, --help      show this help
 
+      STORE FILE (--store):
+        Saved after every change, atomically, and before the app exits. A file
+        that another program changed or replaced since the last save is never
+        saved over: the change fails, both are kept. A file with a field this
+        version does not know, or with more than one hard link, is refused.
+
       EXIT STATUS:
         0 success, 1 a script command failed, 2 bad arguments, 130 Ctrl-C
 
