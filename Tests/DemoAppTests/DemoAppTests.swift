@@ -53,6 +53,8 @@ struct DemoAppTests {
               that another program changed or replaced since the last save is never
               saved over: the change fails, both are kept. A file with a field this
               version does not know, or with more than one hard link, is refused.
+              A save that fails (a full disk, a file-size limit) shows its error and
+              keeps the change in memory; the next save that succeeds writes it.
 
             EXIT STATUS:
               0 success, 1 a script command failed, 2 bad arguments, 130 Ctrl-C

@@ -308,4 +308,36 @@ struct ToDoStoreProcessTests {
     #expect(run.output.isEmpty)
     #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
   }
+
+  /// Past a file-size limit, a save fails like one on a full disk: the
+  /// file untouched, no temporary file left, the change kept in memory and
+  /// the save's error shown — rather than `SIGXFSZ` killing the app.
+  @Test func aSavePastTheFileSizeLimitFailsLikeAFullDisk() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-fsize-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let contents = #"[{"id":1,"title":"a"}]"#
+    try Data(contents.utf8).write(to: url)
+
+    // `ulimit -f 1` allows 512 or 1,024 bytes, depending on the shell.
+    let title = String(repeating: "x", count: 3_000)
+    let run = try await runDemoProcess(
+      URL(fileURLWithPath: "/bin/sh"),
+      arguments: [
+        "-c", #"ulimit -f 1 && exec "$0" todo --script --quiet --store "$1""#, executable.path,
+        url.path,
+      ],
+      input: Data("add \(title)\nrender\n".utf8))
+    #expect(run.status == 1)
+    #expect(
+      String(decoding: run.error, as: UTF8.self)
+        == "error: the change was made but not saved: cannot save \(url.path): writing it "
+        + "failed: File too large; the file on disk was not changed\n")
+    #expect(String(decoding: run.output, as: UTF8.self).contains("2. \(title.prefix(40))"))
+    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.json"])
+  }
 }

@@ -39,6 +39,11 @@ public enum DemoApp {
   public static func main() async -> Never {
     var output = StandardOutput()
     var error = StandardError()
+    // Past a file-size limit (`ulimit -f`), SIGXFSZ would kill the app in
+    // the middle of a save, losing the change and saying nothing. Ignored,
+    // the write fails with EFBIG instead, and the store reports it like a
+    // full disk: the file untouched, the change kept in memory.
+    signal(SIGXFSZ, SIG_IGN)
     SignalFlush.install()
     let (status, feature) = await start(
       arguments: Array(CommandLine.arguments.dropFirst()), input: StandardInputLines(),

@@ -85,6 +85,13 @@ import Darwin
 /// reported to ``Diagnostics``, naming the line that created the store (a
 /// save runs for many changes, in the background); the change stays in
 /// memory, and the next successful save writes it and clears the error.
+///
+/// A file-size limit (`ulimit -f`, `RLIMIT_FSIZE`) sends `SIGXFSZ` to a
+/// process that writes past it, and that signal's default action kills
+/// the process mid-save. The store leaves signal dispositions to the app:
+/// an app that keeps a store should ignore `SIGXFSZ`
+/// (`signal(SIGXFSZ, SIG_IGN)`, as the sample app does), so that the write
+/// fails with `EFBIG` and the save fails like one on a full disk.
 @MainActor
 public final class Store<Element: Identifiable> {
   /// The store's elements; every change to them is published to their
