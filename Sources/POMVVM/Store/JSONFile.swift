@@ -367,9 +367,7 @@ final class _JSONFile: @unchecked Sendable {
     let prefix = ".\(name)."
     let now = time(nil)
     while let entry = readdir(stream) {
-      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let entryName = Self.name(of: entry)
       guard entryName.hasPrefix(prefix), entryName.hasSuffix(".saving") else { continue }
       let parts = entryName.dropFirst(prefix.count).dropLast(".saving".count)
         .split(separator: ".", omittingEmptySubsequences: false)
@@ -384,6 +382,19 @@ final class _JSONFile: @unchecked Sendable {
         unlink(file)
       }
     }
+  }
+
+  /// The name of a directory entry, read in place up to its terminating
+  /// NUL.
+  ///
+  /// The C library fills `d_name` only up to that NUL: copying the whole
+  /// array and scanning the copy reads the bytes after it, which were never
+  /// written (valgrind reports a jump on uninitialised values). `strlen`,
+  /// which `String(cString:)` calls, reads no further than it may.
+  private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+    let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+    return String(cString: name)
   }
 
   private static func modificationTime(_ status: stat) -> time_t {
