@@ -116,6 +116,8 @@ public final class Store<Element: Identifiable> {
 
   private var persisting: Subscription?
   private let writer: (any _StoreSaving)?
+  // The outcome of a save made off the main actor, on its way to it.
+  nonisolated private let outcomes = _OutcomeMailbox()
   // Changes are numbered; a save's outcome is published only if it is newer
   // than the one published last.
   private var changeCount = 0
@@ -179,8 +181,10 @@ public final class Store<Element: Identifiable> {
     saveError = Observable(nil, fileID: fileID, line: line)
     self.fileURL = fileURL
     self.writer = writer
+    let mailbox = outcomes
     writer.onOutcome { [weak self] outcome in
-      Task { @MainActor in self?.publish(outcome) }
+      guard mailbox.put(outcome) else { return }
+      Task { @MainActor in self?.publishWaitingOutcome() }
     }
     persisting = items.observeChanges { [weak self] change in
       guard let self else { return }
@@ -216,13 +220,24 @@ public final class Store<Element: Identifiable> {
     if isOnMainThread {
       MainActor.assumeIsolated { publish(outcome) }
     } else {
-      Task { @MainActor [weak self] in self?.publish(outcome) }
+      guard outcomes.put(outcome) else { return }
+      Task { @MainActor [weak self] in self?.publishWaitingOutcome() }
     }
   }
 
   /// How many times the file was written, or a write was attempted; for
   /// tests of coalescing.
   package var _writeCount: Int { writer?.writeCount ?? 0 }
+
+  /// How many tasks carried save outcomes to the main actor; for tests of
+  /// memory that stays flat.
+  package var _outcomeTaskCount: Int { outcomes.taskCount }
+
+  private func publishWaitingOutcome() {
+    if let outcome = outcomes.take() {
+      publish(outcome)
+    }
+  }
 
   private func publish(_ outcome: _SaveOutcome) {
     guard outcome.generation > publishedCount else { return }
