@@ -162,7 +162,12 @@ public struct DemoOptions {
         keeps the change in memory; the next save that succeeds writes it.
 
       EXIT STATUS:
-        0 success, 1 a script command failed, 2 bad arguments, 130 Ctrl-C
+        0    success
+        1    a script command failed, or the terminal failed
+        2    bad arguments
+        74   standard output could not be written (a full disk, say)
+        130  Ctrl-C
+        141  standard output was closed, as by '| head': the run ends quietly
 
       """
   }
