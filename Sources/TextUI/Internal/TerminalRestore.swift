@@ -27,6 +27,16 @@ nonisolated(unsafe) private let restoreAttributes: UnsafeMutablePointer<termios>
   attributes.initialize(to: termios())
   return attributes
 }()
+/// The raw-mode settings to put back when the program continues after a
+/// stop; on the heap for the reason ``restoreAttributes`` is.
+nonisolated(unsafe) private let rawAttributes: UnsafeMutablePointer<termios> = {
+  let attributes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+  attributes.initialize(to: termios())
+  return attributes
+}()
+/// Whether `SIGTSTP` suspends the program: false where job control is off
+/// (the signal was ignored when full-screen mode began).
+nonisolated(unsafe) private var suspendsOnStop = false
 nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
   let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: signalLimit)
   actions.initialize(repeating: sigaction(), count: signalLimit)
@@ -54,6 +64,9 @@ private let restoredSignals: [Int32] = [
 ]
 
 private let restoreSequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+/// Enters the alternate screen, hides the cursor and clears the screen:
+/// what ``POSIXTerminal/enterFullScreen()`` writes.
+private let reenterSequence: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
 
 /// Restores the saved terminal settings and leaves the alternate screen.
 ///
@@ -88,6 +101,56 @@ private let restoreAndResignal:
     }
   }
 
+/// Suspends the program on `SIGTSTP` (Ctrl-Z, or job control).
+///
+/// It restores the terminal and leaves the alternate screen, then stops
+/// with the signal's default action. The program continues here, on
+/// `SIGCONT`, once `resumeFullScreen` has taken the terminal back.
+///
+/// Async-signal-safe: only `write(2)`, `tcsetattr(3)`, `sigaction(2)`,
+/// `pthread_sigmask(3)` and `raise(3)`.
+private func suspendOnStop(_ signal: Int32) {
+  restoreTerminalNow()
+  var stop = sigaction()
+  sigemptyset(&stop.sa_mask)
+  _ = sigaction(SIGTSTP, &stop, nil)  // SIG_DFL: stop
+  var blocked = sigset_t()
+  sigemptyset(&blocked)
+  sigaddset(&blocked, SIGTSTP)
+  // The handler runs with SIGTSTP blocked: let it through, to stop now.
+  _ = pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
+  _ = raise(SIGTSTP)
+  // Continued (SIGCONT's handler has taken the terminal back). The mask is
+  // restored when the handler returns; the handler is put back now, as
+  // a function rather than a global closure, which Swift would initialise
+  // lazily — a call into the runtime.
+  var again = sigaction()
+  #if canImport(Darwin)
+  again.__sigaction_u.__sa_handler = suspendOnStop
+  #else
+  again.__sigaction_handler.sa_handler = suspendOnStop
+  #endif
+  sigemptyset(&again.sa_mask)
+  again.sa_flags = SA_RESTART
+  _ = sigaction(SIGTSTP, &again, nil)
+}
+
+/// Takes the terminal back when the program continues (`fg`, `SIGCONT`).
+///
+/// Raw mode again, the alternate screen, and a full redraw, which the
+/// resize pipe asks the session for.
+///
+/// In the background, setting the terminal stops the program again
+/// (`SIGTTOU`) until it is in the foreground; only then does it draw.
+/// Async-signal-safe: only `tcsetattr(3)` and `write(2)`.
+private let resumeFullScreen: @convention(c) (Int32) -> Void = { _ in
+  guard restoreInput >= 0 else { return }
+  _ = tcsetattr(restoreInput, TCSADRAIN, rawAttributes)
+  _ = write(restoreOutput, reenterSequence.utf8Start, reenterSequence.utf8CodeUnitCount)
+  var byte: UInt8 = 1
+  _ = write(resizePipeWriter, &byte, 1)
+}
+
 private let noteResize: @convention(c) (Int32) -> Void = { _ in
   var byte: UInt8 = 1
   _ = write(resizePipeWriter, &byte, 1)
@@ -103,14 +166,16 @@ func _drainResizeNotifications() {
   while buffer.withUnsafeMutableBytes({ read(resizePipeReader, $0.baseAddress, $0.count) }) > 0 {}
 }
 
-private func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32) {
+private func install(
+  _ handler: @convention(c) (Int32) -> Void, flags: Int32 = 0, for signal: Int32
+) {
   var action = sigaction()
   #if canImport(Darwin)
   action.__sigaction_u.__sa_handler = handler
   #else
   action.__sigaction_handler.sa_handler = handler
   #endif
-  install(&action, flags: 0, for: signal)
+  install(&action, flags: flags, for: signal)
 }
 
 private func install(
@@ -149,16 +214,19 @@ package func isIgnored(_ signal: Int32) -> Bool {
   return handler == 1  // SIG_IGN
 }
 
-/// Installs the handlers that restore the terminal on a fatal signal, and
-/// the handler that notes a resize.
+/// Installs the handlers that restore the terminal on a fatal signal, the
+/// handlers that suspend and resume the program on `SIGTSTP` and `SIGCONT`,
+/// and the handler that notes a resize.
 ///
 /// - Parameters:
 ///   - input: The terminal's input descriptor, whose settings are restored.
 ///   - output: Where the sequences that leave full-screen mode are written.
 ///   - attributes: The settings to restore.
-func _armTerminalRestore(input: Int32, output: Int32, attributes: termios) {
+///   - raw: The raw-mode settings to put back after a stop.
+func _armTerminalRestore(input: Int32, output: Int32, attributes: termios, raw: termios) {
   _disarmTerminalRestore()
   restoreAttributes.pointee = attributes
+  rawAttributes.pointee = raw
   restoreInput = input
   restoreOutput = output
   if resizePipeReader < 0 {
@@ -177,14 +245,35 @@ func _armTerminalRestore(input: Int32, output: Int32, attributes: termios) {
     install(restoreAndResignal, for: signal)
   }
   install(noteResize, for: SIGWINCH)
+  // A program started where job control is off has SIGTSTP ignored: it
+  // stays so, and Ctrl-Z is an ordinary key.
+  suspendsOnStop = !isIgnored(SIGTSTP)
+  if suspendsOnStop {
+    // Other threads' system calls (a store's save) go on after the stop.
+    install(suspendOnStop, flags: SA_RESTART, for: SIGTSTP)
+    install(resumeFullScreen, flags: SA_RESTART, for: SIGCONT)
+  }
+}
+
+/// Stops the program as Ctrl-Z does where job control is on: `SIGTSTP` to
+/// its process group, as the terminal would send it, whose handler
+/// restores the terminal, stops, and takes the terminal back on `SIGCONT`.
+///
+/// - Returns: Whether the program was suspended (and has continued since);
+///   false where job control is off, or outside full-screen mode.
+func _suspendFullScreen() -> Bool {
+  guard restoreInput >= 0, suspendsOnStop else { return false }
+  return kill(0, SIGTSTP) == 0
 }
 
 /// Puts the previous signal handlers back and forgets the terminal.
 func _disarmTerminalRestore() {
-  for signal in restoredSignals + [SIGWINCH] where installedActions[Int(signal)] {
+  for signal in restoredSignals + [SIGWINCH, SIGTSTP, SIGCONT]
+  where installedActions[Int(signal)] {
     _ = sigaction(signal, previousActions + Int(signal), nil)
     installedActions[Int(signal)] = false
   }
   restoreInput = -1
   restoreOutput = -1
+  suspendsOnStop = false
 }
