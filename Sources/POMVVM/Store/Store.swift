@@ -73,12 +73,14 @@ import Darwin
 /// split it from the others, and the lock would not hold a store opened
 /// through another name.
 ///
-/// Nothing in a file is dropped silently: a field that the element type
-/// does not decode (one a newer version of the app wrote, say) would be
-/// lost by the next save, so a file holding one is refused as
-/// ``StoreError/Kind-swift.enum/corrupt``, with a reason that names the
-/// element and the field. A field whose value is `null` holds nothing to
-/// lose and is accepted.
+/// Nothing in a file is dropped silently: a field that the elements, once
+/// decoded, would not write back (one a newer version of the app added,
+/// say) would be lost by the next save, so a file holding one is refused
+/// as ``StoreError/Kind-swift.enum/corrupt``, with a reason that names the
+/// element and the field. The check encodes the decoded elements and
+/// compares the keys, so an element type that reads a field only to
+/// migrate it must write it back, or migrate the file itself. A field
+/// whose value is `null` holds nothing to lose and is accepted.
 ///
 /// A failed save — a read-only file (which the store refuses to replace),
 /// a full disk — is published in ``saveError`` on the main actor and
