@@ -239,8 +239,11 @@ struct StoreFileTests {
     #expect(try text(of: url) == written, "the other program's contents stay")
     #expect(store.items.map(\.id) == [1, 2, 3], "the store's changes stay in memory")
     // Every later save is refused too, until the file is dealt with.
-    store.items.append(Note(id: 4, title: "d"))
-    store.flush()
+    let later = Diagnostics.capturing {
+      store.items.append(Note(id: 4, title: "d"))
+      store.flush()
+    }
+    #expect(later == [error.description])
     #expect(store.saveError.value == error)
     #expect(try text(of: url) == written)
   }
@@ -266,13 +269,15 @@ struct StoreFileTests {
     let other = directory.file("other.json")
     try Data(#"[{"id":7,"title":"EXTERNAL-RENAME"}]"#.utf8).write(to: other)
     #expect(rename(other.path, url.path) == 0)
-    store.items.append(Note(id: 2, title: "b"))
-    store.flush()
-    #expect(
-      store.saveError.value
-        == StoreError(
-          .changedOnDisk, path: url.path,
-          reason: "another program replaced it with a new file after this store loaded it"))
+    let reports = Diagnostics.capturing {
+      store.items.append(Note(id: 2, title: "b"))
+      store.flush()
+    }
+    let error = StoreError(
+      .changedOnDisk, path: url.path,
+      reason: "another program replaced it with a new file after this store loaded it")
+    #expect(store.saveError.value == error)
+    #expect(reports == [error.description])
     #expect(try StoreTests().contents(of: url) == [7])
   }
 
@@ -291,9 +296,12 @@ struct StoreFileTests {
     unlink(alias.path)
     let store = try Store<Note>(contentsOf: url)
     #expect(link(url.path, alias.path) == 0)
-    store.items.append(Note(id: 2, title: "b"))
-    store.flush()
+    let reports = Diagnostics.capturing {
+      store.items.append(Note(id: 2, title: "b"))
+      store.flush()
+    }
     #expect(store.saveError.value == error)
+    #expect(reports == [error.description])
     #expect(try StoreTests().contents(of: alias) == [1], "both names keep the same file")
     #expect(try status(url).st_ino == status(alias).st_ino)
   }
