@@ -29,12 +29,11 @@ struct DemoAppTests {
             USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]
 
             With standard input on a terminal, a full-screen terminal UI opens (it needs
-            a window of 20×3 or more); Ctrl-Z suspends it where job control is on, and
-            'fg' brings it back.
-            Otherwise (or with --script), standard input is a script: one command per
-            line, and the screen is printed after each, so an empty script prints
-            nothing: 'render' prints the screen as it is. Type 'help' in a script for
-            the commands of the current screen.
+            a window of 20×3 or more; Ctrl-Z suspends it where job control is on, and
+            'fg' brings it back). Otherwise (or with --script), standard input is a
+            script: one command per line, and the screen is printed after each, so an
+            empty script prints nothing: 'render' prints the screen as it is. Type
+            'help' in a script for the commands of the current screen.
 
             FEATURES (default: master-detail):
               master-detail  a list of dated items with switches, and a detail screen

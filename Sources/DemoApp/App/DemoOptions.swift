@@ -137,12 +137,11 @@ public struct DemoOptions {
       \(usage)
 
       With standard input on a terminal, a full-screen terminal UI opens (it needs
-      a window of 20×3 or more); Ctrl-Z suspends it where job control is on, and
-      'fg' brings it back.
-      Otherwise (or with --script), standard input is a script: one command per
-      line, and the screen is printed after each, so an empty script prints
-      nothing: 'render' prints the screen as it is. Type 'help' in a script for
-      the commands of the current screen.
+      a window of 20×3 or more; Ctrl-Z suspends it where job control is on, and
+      'fg' brings it back). Otherwise (or with --script), standard input is a
+      script: one command per line, and the screen is printed after each, so an
+      empty script prints nothing: 'render' prints the screen as it is. Type
+      'help' in a script for the commands of the current screen.
 
       FEATURES (default: \(features[0].name)):
       \(featureLines.joined(separator: "\n"))
