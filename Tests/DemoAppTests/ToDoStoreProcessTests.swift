@@ -299,4 +299,32 @@ struct ToDoStoreProcessTests {
     #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.json"])
   }
+
+  /// A store file with a second name (a hard link) is refused: a save would
+  /// replace one name only, and a second `pomvvm-demo` opened through the
+  /// other would not be refused.
+  @Test func aStoreFileWithTwoHardLinksIsRefused() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-links-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let contents = #"[{"id":1,"title":"a"}]"#
+    try Data(contents.utf8).write(to: url)
+    let other = directory.appendingPathComponent("other.json")
+    #expect(link(url.path, other.path) == 0)
+
+    for path in [url.path, other.path] {
+      let run = try await runDemoProcess(
+        executable, arguments: ["todo", "--script", "--store", path], input: Data("add b\n".utf8))
+      #expect(run.status == 1)
+      #expect(
+        String(decoding: run.error, as: UTF8.self)
+          == "error: cannot use \(path): it has 2 hard links, and a save replaces the file by "
+          + "renaming a new one over this name only, which would split it from the others; give "
+          + "it a single name; the file was left untouched\n")
+    }
+    #expect(String(decoding: try Data(contentsOf: other), as: UTF8.self) == contents)
+  }
 }
