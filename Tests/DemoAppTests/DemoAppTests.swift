@@ -40,11 +40,12 @@ struct DemoAppTests {
 
             USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]
 
-            With standard input on a terminal, a full-screen terminal UI opens.
-            Otherwise (or with --script), standard input is a script: one command per
-            line, and the screen is printed after each, so an empty script prints
-            nothing: 'render' prints the screen as it is. Type 'help' in a script for
-            the commands of the current screen.
+            With standard input on a terminal, a full-screen terminal UI opens (it needs
+            a window of 20×3 or more; Ctrl-Z suspends it where job control is on, and
+            'fg' brings it back). Otherwise (or with --script), standard input is a
+            script: one command per line, and the screen is printed after each, so an
+            empty script prints nothing: 'render' prints the screen as it is. Type
+            'help' in a script for the commands of the current screen.
 
             FEATURES (default: master-detail):
               master-detail  a list of dated items with switches, and a detail screen
@@ -60,8 +61,21 @@ struct DemoAppTests {
               --latency MS    make every request of the movie catalog take MS milliseconds
               -h, --help      show this help
 
+            STORE FILE (--store):
+              Saved after every change, atomically, and before the app exits. A file
+              that another program changed or replaced since the last save is never
+              saved over: the change fails, both are kept. A file with a field this
+              version does not know, or with more than one hard link, is refused.
+              A save that fails (a full disk, a file-size limit) shows its error and
+              keeps the change in memory; the next save that succeeds writes it.
+
             EXIT STATUS:
-              0 success, 1 a script command failed, 2 bad arguments, 130 Ctrl-C
+              0    success
+              1    a script command failed, or the terminal failed
+              2    bad arguments
+              74   standard output could not be written (a full disk, say)
+              130  Ctrl-C
+              141  standard output was closed, as by '| head': the run ends quietly
 
             """))
   }

@@ -10,47 +10,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A new pseudo-terminal: its master's descriptor and its terminal's path.
-private func openPseudoTerminal() -> (master: Int32, terminal: String)? {
-  #if os(Linux)
-  // `posix_openpt` and friends are not in the Glibc module: the ioctls they
-  // wrap, TIOCSPTLCK and TIOCGPTN, whose numbers the module lacks as well.
-  let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-  guard master >= 0 else { return nil }
-  var unlock: Int32 = 0
-  var number: UInt32 = 0
-  guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0
-  else {
-    close(master)
-    return nil
-  }
-  return (master, "/dev/pts/\(number)")
-  #else
-  let master = posix_openpt(O_RDWR | O_NOCTTY)
-  guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master)
-  else { return nil }
-  return (master, String(cString: name))
-  #endif
-}
-
-/// Reads a pseudo-terminal's screen until it shows `text`, for 20 s at
-/// most; whether it did.
-private func readScreen(of master: Int32, until text: String) -> Bool {
-  var screen: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 4096)
-  let deadline = ContinuousClock.now + .seconds(20)
-  while ContinuousClock.now < deadline {
-    var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-    guard poll(&ready, 1, 100) >= 0 else { return false }
-    guard ready.revents != 0 else { continue }
-    let count = read(master, &buffer, buffer.count)
-    guard count > 0 else { return false }
-    screen += buffer[..<count]
-    if String(decoding: screen, as: UTF8.self).contains(text) { return true }
-  }
-  return false
-}
-
 /// The version a title carries: `v<number> …`.
 private func version(of title: String) -> Int? {
   guard title.hasPrefix("v") else { return nil }
@@ -227,5 +186,145 @@ struct ToDoStoreProcessTests {
     #expect(child.terminationStatus == signal)
     let items = try JSONDecoder().decode([ToDoItem].self, from: Data(contentsOf: url))
     #expect(items.map(\.title) == ["ToDo Item 1", "ToDo Item 2", "ToDo Item 3"])
+  }
+
+  /// A file that another program rewrites in place (as `echo … > file`
+  /// does) while `pomvvm-demo` has it open is never saved over: the command
+  /// whose save is refused fails with an `error:` line, and the other
+  /// program's contents stay.
+  @Test func aStoreFileRewrittenInPlaceByAnotherProgramIsNotOverwritten() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-inplace-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    try Data(#"[{"id":1,"title":"mine"}]"#.utf8).write(to: url)
+
+    let input = Pipe()
+    let errors = Pipe()
+    let child = Process()
+    child.executableURL = executable
+    child.arguments = ["todo", "--script", "--quiet", "--store", url.path]
+    child.standardInput = input
+    child.standardOutput = FileHandle.nullDevice
+    child.standardError = errors
+    try child.run()
+    defer {
+      if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+      child.waitUntilExit()
+    }
+    input.fileHandleForWriting.write(Data("add one\n".utf8))
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !(try String(decoding: Data(contentsOf: url), as: UTF8.self)).contains("one")
+      && ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    let external = #"[{"id":7,"title":"EXTERNAL-INPLACE"}]"#
+    let handle = try FileHandle(forUpdating: url)
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(external.utf8))
+    try handle.close()
+
+    input.fileHandleForWriting.write(Data("add two\n".utf8))
+    try input.fileHandleForWriting.close()
+    let message = try await blocking { () -> Data in
+      let message = errors.fileHandleForReading.readDataToEndOfFile()
+      child.waitUntilExit()
+      return message
+    }
+    #expect(child.terminationStatus == 1)
+    #expect(
+      String(decoding: message, as: UTF8.self)
+        == "error: the change was made but not saved: cannot save \(url.path): another program "
+        + "changed its contents after this store saved it; neither its contents nor this store's "
+        + "changes were lost: the file was left as it is, and the changes stay in memory\n")
+    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == external)
+  }
+
+  /// A field that this version does not know (a newer version wrote it)
+  /// would be lost by the next save: `pomvvm-demo` refuses the file and
+  /// names the field.
+  @Test func aStoreFileWithAFieldThisVersionDoesNotKnowIsRefused() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-fields-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let contents = #"[{"id":1,"title":"a","done":true}]"#
+    try Data(contents.utf8).write(to: url)
+
+    let run = try await runDemoProcess(
+      executable, arguments: ["todo", "--script", "--store", url.path], input: Data("add z\n".utf8))
+    #expect(run.status == 1)
+    #expect(
+      String(decoding: run.error, as: UTF8.self)
+        == "error: cannot read \(url.path): it is not a valid store file (element 1 (id 1) has the "
+        + "field 'done', which this version does not know, and saving would drop it; open it "
+        + "with the version that wrote it); the file was left untouched\n")
+    #expect(run.output.isEmpty)
+    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
+  }
+
+  /// Past a file-size limit, a save fails like one on a full disk: the
+  /// file untouched, no temporary file left, the change kept in memory and
+  /// the save's error shown — rather than `SIGXFSZ` killing the app.
+  @Test func aSavePastTheFileSizeLimitFailsLikeAFullDisk() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-fsize-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let contents = #"[{"id":1,"title":"a"}]"#
+    try Data(contents.utf8).write(to: url)
+
+    // `ulimit -f 1` allows 512 or 1,024 bytes, depending on the shell.
+    let title = String(repeating: "x", count: 3_000)
+    let run = try await runDemoProcess(
+      URL(fileURLWithPath: "/bin/sh"),
+      arguments: [
+        "-c", #"ulimit -f 1 && exec "$0" todo --script --quiet --store "$1""#, executable.path,
+        url.path,
+      ],
+      input: Data("add \(title)\nrender\n".utf8))
+    #expect(run.status == 1)
+    #expect(
+      String(decoding: run.error, as: UTF8.self)
+        == "error: the change was made but not saved: cannot save \(url.path): writing it "
+        + "failed: File too large; the file on disk was not changed\n")
+    #expect(String(decoding: run.output, as: UTF8.self).contains("2. \(title.prefix(40))"))
+    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.json"])
+  }
+
+  /// A store file with a second name (a hard link) is refused: a save would
+  /// replace one name only, and a second `pomvvm-demo` opened through the
+  /// other would not be refused.
+  @Test func aStoreFileWithTwoHardLinksIsRefused() async throws {
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pomvvm-links-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let contents = #"[{"id":1,"title":"a"}]"#
+    try Data(contents.utf8).write(to: url)
+    let other = directory.appendingPathComponent("other.json")
+    #expect(link(url.path, other.path) == 0)
+
+    for path in [url.path, other.path] {
+      let run = try await runDemoProcess(
+        executable, arguments: ["todo", "--script", "--store", path], input: Data("add b\n".utf8))
+      #expect(run.status == 1)
+      #expect(
+        String(decoding: run.error, as: UTF8.self)
+          == "error: cannot use \(path): it has 2 hard links, and a save replaces the file by "
+          + "renaming a new one over this name only, which would split it from the others; give "
+          + "it a single name; the file was left untouched\n")
+    }
+    #expect(String(decoding: try Data(contentsOf: other), as: UTF8.self) == contents)
   }
 }

@@ -191,4 +191,118 @@ struct StoreFileTests {
         ".notes.json.saving", ".other.json.\(Int32.max).1a2b.saving", "notes.json",
       ])
   }
+
+  /// Writes `text` into a file in place, as `echo … > file` does: the same
+  /// inode, truncated and rewritten.
+  private func rewriteInPlace(_ url: URL, with text: String) throws {
+    let descriptor = open(url.path, O_WRONLY | O_TRUNC)
+    guard descriptor >= 0 else { throw POSIXError(.EIO) }
+    defer { close(descriptor) }
+    let written = text.utf8CString.withUnsafeBytes {
+      write(descriptor, $0.baseAddress, $0.count - 1)
+    }
+    guard written == text.utf8.count else { throw POSIXError(.EIO) }
+  }
+
+  private func text(of url: URL) throws -> String {
+    try String(decoding: Data(contentsOf: url), as: UTF8.self)
+  }
+
+  /// Another size, and the same size right after the store's save: the
+  /// file's times cannot tell that one, its hash does.
+  @Test(arguments: [false, true])
+  func aFileRewrittenInPlaceByAnotherProgramIsNeverOverwritten(keepingItsSize: Bool) throws {
+    let directory = try Directory()
+    let url = directory.file()
+    try Data(#"[{"id":1,"title":"a"}]"#.utf8).write(to: url)
+    let store = try Store<Note>(contentsOf: url)
+    store.items.append(Note(id: 2, title: "b"))
+    store.flush()
+    #expect(store.saveError.value == nil)
+    let external = #"[{"id":7,"title":"EXTERNAL-INPLACE"}]"#
+    let saved = try text(of: url)
+    let written =
+      keepingItsSize
+      ? external + String(repeating: " ", count: saved.utf8.count - external.utf8.count)
+      : external
+    try rewriteInPlace(url, with: written)
+
+    let reports = Diagnostics.capturing {
+      store.items.append(Note(id: 3, title: "c"))
+      store.flush()
+    }
+    let error = StoreError(
+      .changedOnDisk, path: url.path,
+      reason: "another program changed its contents after this store saved it")
+    #expect(store.saveError.value == error)
+    #expect(reports == [error.description])
+    #expect(try text(of: url) == written, "the other program's contents stay")
+    #expect(store.items.map(\.id) == [1, 2, 3], "the store's changes stay in memory")
+    // Every later save is refused too, until the file is dealt with.
+    let later = Diagnostics.capturing {
+      store.items.append(Note(id: 4, title: "d"))
+      store.flush()
+    }
+    #expect(later == [error.description])
+    #expect(store.saveError.value == error)
+    #expect(try text(of: url) == written)
+  }
+
+  @Test func aFileOnlyTouchedByAnotherProgramStillTakesTheSave() throws {
+    let directory = try Directory()
+    let url = directory.file()
+    try Data(#"[{"id":1,"title":"a"}]"#.utf8).write(to: url)
+    let store = try Store<Note>(contentsOf: url)
+    let contents = try text(of: url)
+    try rewriteInPlace(url, with: contents)  // same contents, new times
+    store.items.append(Note(id: 2, title: "b"))
+    store.flush()
+    #expect(store.saveError.value == nil)
+    #expect(try StoreTests().contents(of: url) == [1, 2])
+  }
+
+  @Test func aFileReplacedByRenameIsNeverOverwrittenAndTheErrorSaysSo() throws {
+    let directory = try Directory()
+    let url = directory.file()
+    try Data(#"[{"id":1,"title":"a"}]"#.utf8).write(to: url)
+    let store = try Store<Note>(contentsOf: url)
+    let other = directory.file("other.json")
+    try Data(#"[{"id":7,"title":"EXTERNAL-RENAME"}]"#.utf8).write(to: other)
+    #expect(rename(other.path, url.path) == 0)
+    let reports = Diagnostics.capturing {
+      store.items.append(Note(id: 2, title: "b"))
+      store.flush()
+    }
+    let error = StoreError(
+      .changedOnDisk, path: url.path,
+      reason: "another program replaced it with a new file after this store loaded it")
+    #expect(store.saveError.value == error)
+    #expect(reports == [error.description])
+    #expect(try StoreTests().contents(of: url) == [7])
+  }
+
+  @Test func aFileWithMoreThanOneNameIsRefusedAtOpenAndAtSave() throws {
+    let directory = try Directory()
+    let url = directory.file()
+    try Data(#"[{"id":1,"title":"a"}]"#.utf8).write(to: url)
+    let alias = directory.file("alias.json")
+    #expect(link(url.path, alias.path) == 0)
+    let error = StoreError(
+      .hardLinked, path: url.path,
+      reason: "it has 2 hard links, and a save replaces the file by renaming a new one over "
+        + "this name only, which would split it from the others; give it a single name")
+    #expect(throws: error) { _ = try Store<Note>(contentsOf: url) }
+
+    unlink(alias.path)
+    let store = try Store<Note>(contentsOf: url)
+    #expect(link(url.path, alias.path) == 0)
+    let reports = Diagnostics.capturing {
+      store.items.append(Note(id: 2, title: "b"))
+      store.flush()
+    }
+    #expect(store.saveError.value == error)
+    #expect(reports == [error.description])
+    #expect(try StoreTests().contents(of: alias) == [1], "both names keep the same file")
+    #expect(try status(url).st_ino == status(alias).st_ino)
+  }
 }

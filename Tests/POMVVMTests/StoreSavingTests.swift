@@ -45,6 +45,28 @@ struct StoreSavingTests {
     #expect(saved[499].title == "item 500Buy oat milk!!")
   }
 
+  /// At most one task waits to bring saves' outcomes to a busy main actor.
+  ///
+  /// A main actor that does not suspend (a script of a million commands
+  /// read from a pipe) runs none of those tasks meanwhile; one per save
+  /// grew the memory without bound.
+  @Test func savesThatEndWhileTheMainActorIsBusyQueueOneTaskForTheirOutcomes() throws {
+    let directory = try Directory()
+    let store = try Store<Note>(
+      contentsOf: directory.file(), saveDelay: .milliseconds(1), fileID: #fileID, line: #line)
+    for id in 1...20 {
+      let writes = store._writeCount
+      store.items.append(Note(id: id, title: "x"))
+      // Blocks the main actor until the background save has run.
+      let deadline = ContinuousClock.now + .seconds(20)
+      while store._writeCount == writes && ContinuousClock.now < deadline {
+        usleep(500)
+      }
+    }
+    #expect(store._writeCount == 20)
+    #expect(store._outcomeTaskCount == 1)
+  }
+
   @Test func changesAreSavedInTheBackgroundWithoutAFlush() async throws {
     let directory = try Directory()
     let store = try Store<Note>(contentsOf: directory.file())

@@ -151,6 +151,49 @@ struct StoreTests {
     }
   }
 
+  /// A field the element type does not know — written by a newer version
+  /// of the app, say — would be dropped by the next save: the file is
+  /// refused, naming the field, and left untouched.
+  @Test(arguments: [
+    (#"[{"id":1,"title":"a"},{"id":2,"title":"b","done":true}]"#, 2, 2, "done"),
+    (#"[{"id":5,"title":"a","meta":{"color":"red"}}]"#, 1, 5, "meta"),
+  ])
+  func aFileWithAFieldTheElementsDoNotKnowIsRefusedAndNamesIt(
+    contents: String, element: Int, id: Int, field: String
+  ) throws {
+    let directory = try Directory()
+    try Data(contents.utf8).write(to: directory.file())
+    let error = StoreError(
+      .corrupt, path: directory.file().path,
+      reason: "element \(element) (id \(id)) has the field '\(field)', which this version does "
+        + "not know, and saving would drop it; open it with the version that wrote it")
+    #expect(throws: error) { _ = try Store<Note>(contentsOf: directory.file()) }
+    #expect(try String(decoding: Data(contentsOf: directory.file()), as: UTF8.self) == contents)
+  }
+
+  /// A nested field the element type does not know is named by its path.
+  @Test func aNestedFieldTheElementsDoNotKnowIsNamedByItsPath() throws {
+    struct Tagged: Identifiable, Codable {
+      struct Meta: Codable { var color: String }
+      var id: Int
+      var meta: Meta
+    }
+    let directory = try Directory()
+    try Data(#"[{"id":1,"meta":{"color":"red","size":3}}]"#.utf8).write(to: directory.file())
+    #expect {
+      _ = try Store<Tagged>(contentsOf: directory.file())
+    } throws: { error in
+      (error as? StoreError)?.reason.hasPrefix("element 1 (id 1) has the field 'meta.size'") == true
+    }
+  }
+
+  /// A field whose value is `null` holds nothing a save could lose.
+  @Test func aNullFieldTheElementsDoNotKnowIsNoLoss() throws {
+    let directory = try Directory()
+    try Data(#"[{"id":1,"title":"a","note":null}]"#.utf8).write(to: directory.file())
+    #expect(try Store<Note>(contentsOf: directory.file()).items.map(\.title) == ["a"])
+  }
+
   @Test func aFileThatCannotBeReadIsUnreadable() throws {
     let directory = try Directory()
     try FileManager.default.createDirectory(

@@ -16,6 +16,8 @@ private final class ScriptedTerminal: TerminalDevice {
   var writes: [String] = []
   var screenSize = TerminalSize(width: 20, height: 3)
   var failsWrites = false
+  /// Whether ``suspend()`` suspends: false where job control is off.
+  var suspends = true
 
   init(log: Log, reads: [TerminalInput]) {
     self.log = log
@@ -29,6 +31,11 @@ private final class ScriptedTerminal: TerminalDevice {
   func read(timeout: Duration?) -> TerminalInput {
     log.entries.append(timeout.map { "read, waiting \($0)" } ?? "read")
     return reads.isEmpty ? .endOfInput : reads.removeFirst()
+  }
+
+  func suspend() -> Bool {
+    log.entries.append(suspends ? "suspend, then continue" : "cannot suspend")
+    return suspends
   }
 
   func write(_ text: String) throws(TerminalError) {
@@ -103,6 +110,33 @@ struct FullScreenSessionTests {
     let (end, log) = try await run([Self.bytes("a\u{03}b")])
     #expect(end == .interrupted)
     #expect(log == ["enter", "draw all", "read", "key character(\"a\")", "leave"])
+  }
+
+  /// Ctrl-Z suspends the program, which has continued when the device
+  /// returns: the key does not reach the application, and the screen,
+  /// which the shell has used meanwhile, is drawn whole again.
+  @Test func ctrlZSuspendsAndDrawsTheWholeScreenWhenTheProgramContinues() async throws {
+    let (end, log) = try await run([Self.bytes("a\u{1A}"), Self.bytes("q")])
+    #expect(end == .quit)
+    #expect(
+      log == [
+        "enter", "draw all", "read", "key character(\"a\")", "suspend, then continue",
+        "draw all", "read", "key character(\"q\")", "leave",
+      ])
+  }
+
+  /// Where job control is off the device cannot suspend, and Ctrl-Z is a
+  /// key like any other.
+  @Test func ctrlZIsAKeyWhereTheDeviceCannotSuspend() async throws {
+    let log = Log()
+    let terminal = ScriptedTerminal(log: log, reads: [Self.bytes("\u{1A}q")])
+    terminal.suspends = false
+    _ = try await FullScreenSession(device: terminal).run(KeyCounter(log: log))
+    #expect(
+      log.entries == [
+        "enter", "draw all", "read", "cannot suspend", "key control(\"z\")",
+        "key character(\"q\")", "leave",
+      ])
   }
 
   @Test func theEndOfInputEndsTheSession() async throws {

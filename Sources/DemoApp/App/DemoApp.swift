@@ -39,16 +39,52 @@ public enum DemoApp {
   public static func main() async -> Never {
     var output = StandardOutput()
     var error = StandardError()
+    // Past a file-size limit (`ulimit -f`), SIGXFSZ would kill the app in
+    // the middle of a save, losing the change and saying nothing. Ignored,
+    // the write fails with EFBIG instead, and the store reports it like a
+    // full disk: the file untouched, the change kept in memory.
+    signal(SIGXFSZ, SIG_IGN)
     SignalFlush.install()
+    // A script stops at the first line after a write to standard output
+    // failed: nothing would show its screens.
     let (status, feature) = await start(
-      arguments: Array(CommandLine.arguments.dropFirst()), input: StandardInputLines(),
+      arguments: Array(CommandLine.arguments.dropFirst()),
+      input: StandardInputLines().lazy.prefix { _ in StandardOutput.failure == nil },
       output: &output, error: &error, isTerminal: POSIXTerminal.isTerminal(STDIN_FILENO),
       terminal: POSIXTerminal())
+    let exitStatus = Self.exitStatus(status, outputFailure: StandardOutput.flush(), error: &error)
     // Exit with the feature alive: tearing down the bindings of 10,000 rows
     // one by one would only delay the exit.
     withExtendedLifetime(feature) {
-      exit(status)
+      exit(exitStatus)
     }
+  }
+
+  /// The status that ends the process: the run's, unless writing standard
+  /// output failed.
+  ///
+  /// A closed pipe (`EPIPE`: the reader, such as `head -1`, has what it
+  /// wanted) ends the run quietly with 141, the status a shell shows for a
+  /// program that `SIGPIPE` ended, whether or not the signal is ignored.
+  /// Any other failure (`ENOSPC` on a full disk, `EIO`) is an error: one
+  /// line on standard error, and status 74 (`EX_IOERR`).
+  ///
+  /// - Parameters:
+  ///   - status: The run's status.
+  ///   - outputFailure: The `errno` code of the first failed write to
+  ///     standard output, if any.
+  ///   - error: Where the error line goes.
+  /// - Returns: The status to exit with.
+  static func exitStatus(
+    _ status: Int32, outputFailure: Int32?, error: inout some TextOutputStream
+  ) -> Int32 {
+    guard let outputFailure else { return status }
+    if outputFailure == EPIPE {
+      return 128 + SIGPIPE
+    }
+    error.writeErrorLine(
+      "cannot write to standard output: \(String(cString: strerror(outputFailure)))")
+    return 74
   }
 
   /// Runs the app: parses the arguments, then runs the chosen feature in
@@ -63,7 +99,8 @@ public enum DemoApp {
   ///   - terminal: The terminal for interactive mode; made only if needed.
   /// - Returns: The exit status: 0 on success, 1 if a script command
   ///   failed or the terminal failed, 2 for bad arguments, 130 if the user
-  ///   pressed Ctrl-C.
+  ///   pressed Ctrl-C. (``main()`` adds 74 and 141 for a failed write to
+  ///   standard output.)
   @MainActor
   public static func run(
     arguments: [String], input: some Sequence<String>, output: inout some TextOutputStream,

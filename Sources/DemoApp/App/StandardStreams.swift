@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,12 +14,25 @@ import Darwin
 nonisolated(unsafe) private let outputStream = fdopen(STDOUT_FILENO, "w")
 nonisolated(unsafe) private let errorStream = fdopen(STDERR_FILENO, "w")
 
+/// The `errno` of the first write to standard output that failed; 0 while
+/// none has.
+private let outputFailure = Atomic<Int32>(0)
+
 /// Writes a string's UTF-8 bytes, all of them: `fputs` would stop at a NUL.
-private func writeBytes(of string: String, to stream: UnsafeMutablePointer<FILE>?) {
+///
+/// - Returns: Whether the stream took them all.
+@discardableResult
+private func writeBytes(of string: String, to stream: UnsafeMutablePointer<FILE>?) -> Bool {
   var string = string
-  string.withUTF8 { bytes in
-    _ = fwrite(bytes.baseAddress, 1, bytes.count, stream)
+  return string.withUTF8 { bytes in
+    fwrite(bytes.baseAddress, 1, bytes.count, stream) == bytes.count
   }
+}
+
+/// Notes the first failure to write standard output.
+private func noteOutputFailure() {
+  _ = outputFailure.compareExchange(
+    expected: 0, desired: errno == 0 ? EIO : errno, ordering: .relaxed)
 }
 
 /// Standard output as a text stream.
@@ -33,7 +48,32 @@ public struct StandardOutput: TextOutputStream {
   ///
   /// - Parameter string: The text.
   public mutating func write(_ string: String) {
-    writeBytes(of: string, to: outputStream)
+    if !writeBytes(of: string, to: outputStream) {
+      noteOutputFailure()
+    }
+  }
+
+  /// The `errno` code of the first write to standard output that failed
+  /// (`ENOSPC` on a full disk, `EPIPE` once the reader of a pipe has
+  /// gone), or `nil` while every write succeeded.
+  ///
+  /// Standard output is buffered: a write fails when the buffer it fills
+  /// cannot be written, and the last one only when it is flushed, by
+  /// ``flush()``.
+  public static var failure: Int32? {
+    let code = outputFailure.load(ordering: .relaxed)
+    return code == 0 ? nil : code
+  }
+
+  /// Writes what standard output holds in its buffer.
+  ///
+  /// - Returns: ``failure``, once the buffer is written (or not).
+  @discardableResult
+  public static func flush() -> Int32? {
+    if fflush(outputStream) != 0 {
+      noteOutputFailure()
+    }
+    return failure
   }
 }
 

@@ -3,8 +3,9 @@ import TextUI
 /// Interactive mode: a feature as a full-screen terminal application, with
 /// a help line that is always visible at the bottom.
 ///
-/// The shell draws the feature's ``DemoFeature/body(size:)`` in every row
-/// but the last, and the feature's ``DemoFeature/keyHelp`` in the last row;
+/// The shell draws the feature's ``DemoFeature/body(size:)`` at the top
+/// and the feature's ``DemoFeature/keyHelp`` in the rows the body leaves,
+/// at least the last one (``frame(size:)``);
 /// ``TextUI/FullScreenSession`` runs it and redraws only the lines that
 /// changed.
 ///
@@ -42,29 +43,65 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
   /// feature (and of the work it started).
   private let trace = TraceLog()
 
-  /// The feature's screen above its help line.
+  /// The smallest window the screens work in; a smaller one shows only
+  /// ``tooSmallMessage(for:)``.
   ///
-  /// A help line wider than the terminal wraps between its entries (`a add`,
-  /// `q quit`, …) onto as many rows as it needs, so that no key is cut off;
-  /// the body keeps at least one row.
+  /// Two rows of content and one of help: a list's title and its selected
+  /// row, a form's title and its focused field.
+  public static var minimumSize: TerminalSize { TerminalSize(width: 20, height: 3) }
+
+  /// The one line a window smaller than ``minimumSize`` shows, as much of
+  /// it as fits: the screen comes back whole when the window grows.
+  ///
+  /// - Parameter size: The window's size.
+  /// - Returns: The line.
+  public static func tooSmallMessage(for size: TerminalSize) -> String {
+    let minimum = minimumSize
+    let candidates = [
+      "Window too small (\(size.width)×\(size.height)): make it \(minimum.width)×\(minimum.height) or more",
+      "Window too small: \(minimum.width)×\(minimum.height) or more",
+      "Window too small",
+      "Too small",
+    ]
+    return candidates.first { $0.displayWidth <= size.width }
+      ?? String("Too small".prefix(max(size.width, 0)))
+  }
+
+  /// The feature's screen above its help line: content first.
+  ///
+  /// The body takes the rows it needs, up to all but the last; the help
+  /// line gets the rest. A help line wider than the terminal wraps between
+  /// its entries (`a add`, `q quit`, …) onto as many rows as it needs and
+  /// gets; when it gets fewer, its last rows show (`q quit` and the graph
+  /// stay). A body whose cursor would fall below its rows is scrolled up
+  /// to show it. A window smaller than ``minimumSize`` shows one line
+  /// that says so (``tooSmallMessage(for:)``).
   ///
   /// - Parameter size: The terminal's size.
   /// - Returns: The frame: the body, blank rows, then the help rows.
   public func frame(size: TerminalSize) -> Frame {
-    guard size.height > 0 else { return Frame() }
+    guard size.height > 0, size.width > 0 else { return Frame() }
+    guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+      return Frame(lines: [Frame.Line(Self.tooSmallMessage(for: size), style: .accent)])
+    }
     let keyHelp =
       graphPane == nil
       ? feature.keyHelp + "  " + Self.graphKeyHelp
       : "↑/↓ scroll  t trace \(trace.isOn ? "off" : "on")  ^G/esc close graph"
-    var help = Self.wrap(keyHelp, width: size.width)
-    if help.count > size.height - 1 {
-      help = Array(help.suffix(max(size.height - 1, 1)))
-    }
-    let bodyHeight = max(size.height - help.count, 0)
+    let available = size.height - 1
     var frame =
       graphPane.map { pane in
-        Frame(lines: pane.lines.dropFirst(pane.top).prefix(bodyHeight).map { Frame.Line($0) })
-      } ?? feature.body(size: TerminalSize(width: size.width, height: bodyHeight))
+        Frame(lines: pane.lines.dropFirst(pane.top).prefix(available).map { Frame.Line($0) })
+      } ?? feature.body(size: TerminalSize(width: size.width, height: available))
+    var help = Self.wrap(keyHelp, width: size.width)
+    let helpRows = min(help.count, size.height - min(frame.lines.count, available))
+    help = Array(help.suffix(helpRows))
+    let bodyHeight = size.height - helpRows
+    if let cursor = frame.cursor, cursor.row >= bodyHeight {
+      let shift = cursor.row - bodyHeight + 1
+      frame.lines.removeFirst(min(shift, frame.lines.count))
+      frame.cursor = Position(row: cursor.row - shift, column: cursor.column)
+    }
     if frame.lines.count > bodyHeight {
       frame.lines.removeLast(frame.lines.count - bodyHeight)
     }

@@ -19,9 +19,12 @@ import ToDo
 /// With `--store FILE` the store is kept in `FILE`. A file that does not
 /// exist yet starts with the two sample items, like a list kept in memory;
 /// one that exists is loaded as it is. A file that cannot be read, is not a
-/// valid store file (two items with the same id, say), holds more than 10
-/// items, or is open in another `pomvvm-demo`, stops the feature from
-/// starting, and the file is left untouched.
+/// valid store file (two items with the same id, or a field this version
+/// does not know, say), holds more than 10 items, has more than one hard
+/// link, or is open in another `pomvvm-demo`, stops the feature from
+/// starting, and the file is left untouched. A file that another program
+/// changes or replaces while the feature runs is never saved over: the
+/// change's save fails, and both the file and the change are kept.
 ///
 /// In a script, every command that changes the list waits for its save,
 /// so that a save that fails is that command's error. Interactively, saves

@@ -47,6 +47,10 @@ final class _JSONFile: @unchecked Sendable {
   /// while there is no file, or after ``unlock()``.
   private var lock: Int32 = -1
 
+  /// The file as the store last read or wrote it, to tell a change made by
+  /// another program; `nil` while there is no file.
+  private var known: _FileSnapshot?
+
   init(path: String) {
     self.path = path
     target = Self.resolvingLinks(path)
@@ -113,9 +117,14 @@ final class _JSONFile: @unchecked Sendable {
         Self.release(descriptor)
         continue
       }
+      if opened.st_nlink > 1 {
+        Self.release(descriptor)
+        throw StoreError(.hardLinked, path: path, reason: Self.hardLinkReason(opened.st_nlink))
+      }
       do {
         let data = try Self.readAll(descriptor)
         lock = descriptor
+        known = _FileSnapshot(descriptor, contents: data, after: .loading)
         return data
       } catch {
         Self.release(descriptor)
@@ -128,11 +137,27 @@ final class _JSONFile: @unchecked Sendable {
   static let inUseReason =
     "another store has it open, in this process or another; close that one first"
 
-  private static func readAll(_ descriptor: Int32) throws(_POSIXFailure) -> Data {
+  /// Why a file with more than one hard link is refused.
+  static func hardLinkReason(_ links: nlink_t) -> String {
+    "it has \(links) hard links, and a save replaces the file by renaming a new one over this "
+      + "name only, which would split it from the others; give it a single name"
+  }
+
+  /// Reads a descriptor to its end: from its position, or from `offset`
+  /// without moving the position.
+  private static func readAll(_ descriptor: Int32, from offset: off_t? = nil)
+    throws(_POSIXFailure) -> Data
+  {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      let count = buffer.withUnsafeMutableBytes { bytes in
+        if let offset {
+          pread(descriptor, bytes.baseAddress, bytes.count, offset + off_t(data.count))
+        } else {
+          read(descriptor, bytes.baseAddress, bytes.count)
+        }
+      }
       if count == 0 { return data }
       if count < 0 {
         if errno == EINTR { continue }
@@ -150,21 +175,26 @@ final class _JSONFile: @unchecked Sendable {
   /// umask); a replaced file keeps its owner, where allowed, and its
   /// permissions.
   ///
-  /// - Throws: ``StoreError/Kind-swift.enum/readOnly`` if the file grants
-  ///   no write permission, ``StoreError/Kind-swift.enum/inUse`` if another
-  ///   process created the file after this store found none, and
+  /// - Throws: ``StoreError/Kind-swift.enum/changedOnDisk`` if another
+  ///   program replaced or rewrote the file since the store last read or
+  ///   wrote it, ``StoreError/Kind-swift.enum/hardLinked`` if it has more
+  ///   than one name now, ``StoreError/Kind-swift.enum/readOnly`` if the
+  ///   file grants no write permission,
+  ///   ``StoreError/Kind-swift.enum/inUse`` if another process created the
+  ///   file after this store found none, and
   ///   ``StoreError/Kind-swift.enum/unwritable`` for anything else.
   func save(_ data: Data) throws(StoreError) {
     var existing = stat()
     // A file deleted behind the store's back is created anew.
     let replacing = lock >= 0 && fstat(lock, &existing) == 0 && existing.st_nlink > 0
+    try checkUnchanged(replacing ? existing : nil)
     if replacing, let permissions = Self.readOnlyPermissions(existing, path: target) {
       throw StoreError(.readOnly, path: path, reason: "permissions \(permissions)")
     }
     let temporary =
       "\(directory)/.\(name).\(getpid()).\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).saving"
     let descriptor = open(
-      temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? 0o600 : 0o666)
+      temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? 0o600 : 0o666)
     guard descriptor >= 0 else {
       throw StoreError(
         .unwritable, path: path,
@@ -208,6 +238,63 @@ final class _JSONFile: @unchecked Sendable {
     Self.syncDirectory(directory)
     unlock()
     lock = descriptor
+    known = _FileSnapshot(descriptor, contents: data, after: .saving)
+  }
+
+  /// Throws if the file at the path is no longer the one the store last
+  /// read or wrote: another program renamed a file over it, or rewrote it
+  /// in place (as `echo … > file` and many editors do).
+  ///
+  /// The file's identity, size, modification and change times are compared
+  /// first; where they disagree, or are too recent to tell a change within
+  /// the clock's granularity, its contents are hashed and compared, so a
+  /// file only touched still takes the save.
+  ///
+  /// - Parameter existing: The status of the locked file, if it still has a
+  ///   name; `nil` if it was deleted, or if there was none.
+  /// - Throws: ``StoreError/Kind-swift.enum/changedOnDisk`` or
+  ///   ``StoreError/Kind-swift.enum/hardLinked``; ``StoreError/Kind-swift.enum/unwritable``
+  ///   if the file cannot be read back.
+  private func checkUnchanged(_ existing: stat?) throws(StoreError) {
+    guard let known else { return }
+    var current = stat()
+    let isAtPath = stat(target, &current) == 0
+    guard let existing else {
+      // Deleted: created anew, unless another file took its name.
+      guard isAtPath else { return }
+      throw StoreError(
+        .changedOnDisk, path: path,
+        reason:
+          "another program replaced it with a new file after this store \(known.access.rawValue)")
+    }
+    guard isAtPath else {
+      // Renamed away: the save creates the file anew at the path.
+      return
+    }
+    guard current.st_dev == existing.st_dev, current.st_ino == existing.st_ino else {
+      throw StoreError(
+        .changedOnDisk, path: path,
+        reason:
+          "another program replaced it with a new file after this store \(known.access.rawValue)")
+    }
+    if existing.st_nlink > 1 {
+      throw StoreError(.hardLinked, path: path, reason: Self.hardLinkReason(existing.st_nlink))
+    }
+    guard !known.matches(existing) else { return }
+    let digest: UInt64
+    do throws(_POSIXFailure) {
+      digest = _FileSnapshot.digest(of: try Self.readAll(lock, from: 0))
+    } catch {
+      throw StoreError(
+        .unwritable, path: path,
+        reason: "cannot check it for changes by another program: \(error.description)")
+    }
+    guard digest == known.digest else {
+      throw StoreError(
+        .changedOnDisk, path: path,
+        reason: "another program changed its contents after this store \(known.access.rawValue)")
+    }
+    self.known?.refresh(existing)
   }
 
   /// Puts a new file in place only if there is none: `link(2)` fails
@@ -280,9 +367,7 @@ final class _JSONFile: @unchecked Sendable {
     let prefix = ".\(name)."
     let now = time(nil)
     while let entry = readdir(stream) {
-      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let entryName = Self.name(of: entry)
       guard entryName.hasPrefix(prefix), entryName.hasSuffix(".saving") else { continue }
       let parts = entryName.dropFirst(prefix.count).dropLast(".saving".count)
         .split(separator: ".", omittingEmptySubsequences: false)
@@ -297,6 +382,19 @@ final class _JSONFile: @unchecked Sendable {
         unlink(file)
       }
     }
+  }
+
+  /// The name of a directory entry, read in place up to its terminating
+  /// NUL.
+  ///
+  /// The C library fills `d_name` only up to that NUL: copying the whole
+  /// array and scanning the copy reads the bytes after it, which were never
+  /// written (valgrind reports a jump on uninitialised values). `strlen`,
+  /// which `String(cString:)` calls, reads no further than it may.
+  private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+    let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+    return String(cString: name)
   }
 
   private static func modificationTime(_ status: stat) -> time_t {

@@ -56,11 +56,44 @@ import Darwin
 /// ``StoreError/Kind-swift.enum/inUse`` instead of the two overwriting each
 /// other's changes.
 ///
+/// Another program's edit is never saved over. Before each save the store
+/// checks that the file is still the one it last read or wrote — the same
+/// file (identity), size and times, and, where those disagree or are too
+/// recent to tell, the same contents by hash. If another program replaced
+/// it (renamed a new file over it) or rewrote it in place (as
+/// `echo … > file` and many editors do), the save is refused with
+/// ``StoreError/Kind-swift.enum/changedOnDisk``: the other program's file
+/// stays as it is and the store's changes stay in memory. A file only
+/// touched, its contents unchanged, still takes the save. A file deleted
+/// while the store is open is created again by the next save.
+///
+/// A file with more than one name (a hard link) is refused with
+/// ``StoreError/Kind-swift.enum/hardLinked``, when the store opens it and
+/// before a save: a save renames a new file over one name, which would
+/// split it from the others, and the lock would not hold a store opened
+/// through another name.
+///
+/// Nothing in a file is dropped silently: a field that the elements, once
+/// decoded, would not write back (one a newer version of the app added,
+/// say) would be lost by the next save, so a file holding one is refused
+/// as ``StoreError/Kind-swift.enum/corrupt``, with a reason that names the
+/// element and the field. The check encodes the decoded elements and
+/// compares the keys, so an element type that reads a field only to
+/// migrate it must write it back, or migrate the file itself. A field
+/// whose value is `null` holds nothing to lose and is accepted.
+///
 /// A failed save — a read-only file (which the store refuses to replace),
 /// a full disk — is published in ``saveError`` on the main actor and
 /// reported to ``Diagnostics``, naming the line that created the store (a
 /// save runs for many changes, in the background); the change stays in
 /// memory, and the next successful save writes it and clears the error.
+///
+/// A file-size limit (`ulimit -f`, `RLIMIT_FSIZE`) sends `SIGXFSZ` to a
+/// process that writes past it, and that signal's default action kills
+/// the process mid-save. The store leaves signal dispositions to the app:
+/// an app that keeps a store should ignore `SIGXFSZ`
+/// (`signal(SIGXFSZ, SIG_IGN)`, as the sample app does), so that the write
+/// fails with `EFBIG` and the save fails like one on a full disk.
 @MainActor
 public final class Store<Element: Identifiable> {
   /// The store's elements; every change to them is published to their
@@ -85,6 +118,8 @@ public final class Store<Element: Identifiable> {
 
   private var persisting: Subscription?
   private let writer: (any _StoreSaving)?
+  // The outcome of a save made off the main actor, on its way to it.
+  nonisolated private let outcomes = _OutcomeMailbox()
   // Changes are numbered; a save's outcome is published only if it is newer
   // than the one published last.
   private var changeCount = 0
@@ -121,8 +156,9 @@ public final class Store<Element: Identifiable> {
   ///   - line: The culprit's line in the reports of failed saves, and where
   ///     the store's cells were made; by default, the caller's.
   /// - Throws: ``StoreError`` if the file exists but cannot be read, is not
-  ///   a valid store file (which includes two elements with the same id) or
-  ///   another store has it open; the file is left untouched.
+  ///   a valid store file (which includes two elements with the same id,
+  ///   and a field the element type does not know), has more than one hard
+  ///   link, or another store has it open; the file is left untouched.
   public convenience init(
     contentsOf fileURL: URL, fileID: StaticString = #fileID, line: UInt = #line
   ) throws(StoreError)
@@ -147,8 +183,10 @@ public final class Store<Element: Identifiable> {
     saveError = Observable(nil, fileID: fileID, line: line)
     self.fileURL = fileURL
     self.writer = writer
+    let mailbox = outcomes
     writer.onOutcome { [weak self] outcome in
-      Task { @MainActor in self?.publish(outcome) }
+      guard mailbox.put(outcome) else { return }
+      Task { @MainActor in self?.publishWaitingOutcome() }
     }
     persisting = items.observeChanges { [weak self] change in
       guard let self else { return }
@@ -184,13 +222,24 @@ public final class Store<Element: Identifiable> {
     if isOnMainThread {
       MainActor.assumeIsolated { publish(outcome) }
     } else {
-      Task { @MainActor [weak self] in self?.publish(outcome) }
+      guard outcomes.put(outcome) else { return }
+      Task { @MainActor [weak self] in self?.publishWaitingOutcome() }
     }
   }
 
   /// How many times the file was written, or a write was attempted; for
   /// tests of coalescing.
   package var _writeCount: Int { writer?.writeCount ?? 0 }
+
+  /// How many tasks carried save outcomes to the main actor; for tests of
+  /// memory that stays flat.
+  package var _outcomeTaskCount: Int { outcomes.taskCount }
+
+  private func publishWaitingOutcome() {
+    if let outcome = outcomes.take() {
+      publish(outcome)
+    }
+  }
 
   private func publish(_ outcome: _SaveOutcome) {
     guard outcome.generation > publishedCount else { return }
@@ -213,9 +262,10 @@ public final class Store<Element: Identifiable> {
   #endif
 
   /// The elements of a file's contents, checked: a store file is a JSON
-  /// array of elements whose ids are unique.
+  /// array of elements whose ids are unique, and that hold no field the
+  /// element type would drop when it is saved again.
   nonisolated private static func decode(_ data: Data?, path: String) throws(StoreError)
-    -> [Element] where Element: Decodable
+    -> [Element] where Element: Codable
   {
     guard let data else { return [] }
     let elements: [Element]
@@ -229,7 +279,33 @@ public final class Store<Element: Identifiable> {
       throw StoreError(
         .corrupt, path: path, reason: "more than one element has the id \(element.id)")
     }
+    if let (index, field) = firstUnknownField(in: data, of: elements) {
+      throw StoreError(
+        .corrupt, path: path,
+        reason: "element \(index + 1) (id \(elements[index].id)) has the field '\(field)', which "
+          + "this version does not know, and saving would drop it; open it with the version "
+          + "that wrote it")
+    }
     return elements
+  }
+
+  /// The first field of a file's elements that encoding the decoded
+  /// elements again does not write, and its element's index: data that a
+  /// save would lose, such as a field a newer version of the app added.
+  nonisolated private static func firstUnknownField(in data: Data, of elements: [Element])
+    -> (index: Int, field: String)? where Element: Encodable
+  {
+    let decoder = JSONDecoder()
+    guard let read = try? decoder.decode([_JSONShape].self, from: data),
+      let encoded = try? JSONEncoder().encode(elements),
+      let written = try? decoder.decode([_JSONShape].self, from: encoded)
+    else { return nil }
+    for (index, (element, saved)) in zip(read, written).enumerated() {
+      if let field = element.firstField(missingFrom: saved) {
+        return (index, field)
+      }
+    }
+    return nil
   }
 
   nonisolated private static func describe(_ error: any Error) -> String {

@@ -23,6 +23,17 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// another, is refused rather than let the two overwrite each other's
     /// changes.
     case inUse
+    /// Another program changed the file since the store last read or wrote
+    /// it: it renamed a new file over it, or rewrote it in place (as
+    /// `echo … > file` and many editors do). The store refuses to save over
+    /// that program's contents: both stay as they are, the store's changes
+    /// in memory. Move the file aside, or merge by hand, and reopen it.
+    case changedOnDisk
+    /// The file has more than one name (hard link). A save replaces the
+    /// file by renaming a new one over the store's name, which would split
+    /// that name from the others, and a second store opened through another
+    /// name would not be refused; the store refuses the file instead.
+    case hardLinked
   }
 
   /// What went wrong.
@@ -57,8 +68,11 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
       "cannot save \(path): \(reason); the file on disk was not changed"
     case .readOnly:
       "cannot save \(path): the file is read-only (\(reason)); the file on disk was not changed"
-    case .inUse:
+    case .inUse, .hardLinked:
       "cannot use \(path): \(reason); the file was left untouched"
+    case .changedOnDisk:
+      "cannot save \(path): \(reason); neither its contents nor this store's changes were lost: "
+        + "the file was left as it is, and the changes stay in memory"
     }
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -12,6 +13,46 @@ struct _SaveOutcome: Sendable {
   /// The number of the last change the write held; 0 before any write.
   var generation: Int
   var error: StoreError?
+}
+
+/// The newest save outcome that has not reached the main actor yet.
+///
+/// Outcomes of background saves go to the main actor in a task. A main
+/// actor that does not suspend for a long time (a script of a million
+/// commands, read from a pipe) runs none of those tasks meanwhile; with one
+/// task per outcome they queued up without bound. The mailbox keeps only
+/// the newest outcome — an older one would not be published anyway — and a
+/// task is scheduled only when the mailbox was empty, so at most one waits.
+final class _OutcomeMailbox: Sendable {
+  private let state = Mutex<(newest: _SaveOutcome?, tasks: Int)>((nil, 0))
+
+  /// Keeps an outcome, unless a newer one is waiting.
+  ///
+  /// - Returns: Whether the mailbox was empty: then the caller schedules
+  ///   the task that takes the outcome.
+  func put(_ outcome: _SaveOutcome) -> Bool {
+    state.withLock { state in
+      let wasEmpty = state.newest == nil
+      if (state.newest?.generation ?? -1) < outcome.generation {
+        state.newest = outcome
+      }
+      if wasEmpty {
+        state.tasks += 1
+      }
+      return wasEmpty
+    }
+  }
+
+  /// Takes the waiting outcome, if any, and empties the mailbox.
+  func take() -> _SaveOutcome? {
+    state.withLock { state in
+      defer { state.newest = nil }
+      return state.newest
+    }
+  }
+
+  /// How many tasks ``put(_:)`` asked for; for tests.
+  var taskCount: Int { state.withLock { $0.tasks } }
 }
 
 /// What a ``Store`` needs of its writer, whatever its element type.

@@ -27,6 +27,18 @@ nonisolated(unsafe) private let restoreAttributes: UnsafeMutablePointer<termios>
   attributes.initialize(to: termios())
   return attributes
 }()
+/// The raw-mode settings to put back when the program continues after a
+/// stop; on the heap for the reason ``restoreAttributes`` is.
+nonisolated(unsafe) private let rawAttributes: UnsafeMutablePointer<termios> = {
+  let attributes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+  attributes.initialize(to: termios())
+  return attributes
+}()
+/// Whether `SIGTSTP` suspends the program: false where job control is off
+/// (the signal was ignored when full-screen mode began).
+nonisolated(unsafe) private var suspendsOnStop = false
+/// Set by the `SIGTSTP` handler: the session stops at its next read.
+nonisolated(unsafe) private var stopRequested: Int32 = 0
 nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
   let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: signalLimit)
   actions.initialize(repeating: sigaction(), count: signalLimit)
@@ -54,6 +66,9 @@ private let restoredSignals: [Int32] = [
 ]
 
 private let restoreSequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+/// Enters the alternate screen, hides the cursor and clears the screen:
+/// what ``POSIXTerminal/enterFullScreen()`` writes.
+private let reenterSequence: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
 
 /// Restores the saved terminal settings and leaves the alternate screen.
 ///
@@ -88,6 +103,36 @@ private let restoreAndResignal:
     }
   }
 
+/// Notes a `SIGTSTP` (job control, `kill -TSTP`) and wakes the reader.
+///
+/// The stop itself is made by the thread that reads and draws, at its next
+/// read (``_takeStopRequest()``): a handler that restored the terminal on
+/// another thread while that one drew could have a frame written after the
+/// restore hide the cursor again under the shell.
+///
+/// Async-signal-safe: only `write(2)`.
+private let requestStop: @convention(c) (Int32) -> Void = { _ in
+  stopRequested = 1
+  var byte: UInt8 = 1
+  _ = write(resizePipeWriter, &byte, 1)
+}
+
+/// Takes the terminal back when the program continues (`fg`, `SIGCONT`).
+///
+/// Raw mode again, the alternate screen, and a full redraw, which the
+/// resize pipe asks the session for.
+///
+/// In the background, setting the terminal stops the program again
+/// (`SIGTTOU`) until it is in the foreground; only then does it draw.
+/// Async-signal-safe: only `tcsetattr(3)` and `write(2)`.
+private let resumeFullScreen: @convention(c) (Int32) -> Void = { _ in
+  guard restoreInput >= 0 else { return }
+  _ = tcsetattr(restoreInput, TCSADRAIN, rawAttributes)
+  _ = write(restoreOutput, reenterSequence.utf8Start, reenterSequence.utf8CodeUnitCount)
+  var byte: UInt8 = 1
+  _ = write(resizePipeWriter, &byte, 1)
+}
+
 private let noteResize: @convention(c) (Int32) -> Void = { _ in
   var byte: UInt8 = 1
   _ = write(resizePipeWriter, &byte, 1)
@@ -103,14 +148,16 @@ func _drainResizeNotifications() {
   while buffer.withUnsafeMutableBytes({ read(resizePipeReader, $0.baseAddress, $0.count) }) > 0 {}
 }
 
-private func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32) {
+private func install(
+  _ handler: @convention(c) (Int32) -> Void, flags: Int32 = 0, for signal: Int32
+) {
   var action = sigaction()
   #if canImport(Darwin)
   action.__sigaction_u.__sa_handler = handler
   #else
   action.__sigaction_handler.sa_handler = handler
   #endif
-  install(&action, flags: 0, for: signal)
+  install(&action, flags: flags, for: signal)
 }
 
 private func install(
@@ -149,18 +196,22 @@ package func isIgnored(_ signal: Int32) -> Bool {
   return handler == 1  // SIG_IGN
 }
 
-/// Installs the handlers that restore the terminal on a fatal signal, and
-/// the handler that notes a resize.
+/// Installs the handlers that restore the terminal on a fatal signal, the
+/// handlers that suspend and resume the program on `SIGTSTP` and `SIGCONT`,
+/// and the handler that notes a resize.
 ///
 /// - Parameters:
 ///   - input: The terminal's input descriptor, whose settings are restored.
 ///   - output: Where the sequences that leave full-screen mode are written.
 ///   - attributes: The settings to restore.
-func _armTerminalRestore(input: Int32, output: Int32, attributes: termios) {
+///   - raw: The raw-mode settings to put back after a stop.
+func _armTerminalRestore(input: Int32, output: Int32, attributes: termios, raw: termios) {
   _disarmTerminalRestore()
   restoreAttributes.pointee = attributes
+  rawAttributes.pointee = raw
   restoreInput = input
   restoreOutput = output
+  stopRequested = 0
   if resizePipeReader < 0 {
     var descriptors: [Int32] = [-1, -1]
     if pipe(&descriptors) == 0 {
@@ -177,14 +228,70 @@ func _armTerminalRestore(input: Int32, output: Int32, attributes: termios) {
     install(restoreAndResignal, for: signal)
   }
   install(noteResize, for: SIGWINCH)
+  // A program started where job control is off has SIGTSTP ignored: it
+  // stays so, and Ctrl-Z is an ordinary key.
+  suspendsOnStop = !isIgnored(SIGTSTP)
+  if suspendsOnStop {
+    // Other threads' system calls (a store's save) go on after the stop.
+    install(requestStop, flags: SA_RESTART, for: SIGTSTP)
+    install(resumeFullScreen, flags: SA_RESTART, for: SIGCONT)
+  }
+}
+
+/// Stops the program as Ctrl-Z does where job control is on.
+///
+/// On the calling thread, the one that draws, it restores the terminal,
+/// leaves the alternate screen and stops with `SIGTSTP`'s default action.
+/// `SIGCONT`'s handler takes the terminal back and asks for a full redraw
+/// before this returns.
+///
+/// - Returns: Whether the program was suspended (and has continued since);
+///   false where job control is off, or outside full-screen mode.
+func _suspendFullScreen() -> Bool {
+  guard restoreInput >= 0, suspendsOnStop else { return false }
+  stopRequested = 0
+  restoreTerminalNow()
+  var stop = sigaction()
+  sigemptyset(&stop.sa_mask)
+  _ = sigaction(SIGTSTP, &stop, nil)  // SIG_DFL: stop
+  // A worker thread (libdispatch's) blocks SIGTSTP: let it through here.
+  var stops = sigset_t()
+  sigemptyset(&stops)
+  sigaddset(&stops, SIGTSTP)
+  var mask = sigset_t()
+  _ = pthread_sigmask(SIG_UNBLOCK, &stops, &mask)
+  _ = raise(SIGTSTP)
+  _ = pthread_sigmask(SIG_SETMASK, &mask, nil)
+  // Continued. The handler goes back without touching `previousActions`,
+  // which keep what to restore when full-screen mode ends.
+  var again = sigaction()
+  #if canImport(Darwin)
+  again.__sigaction_u.__sa_handler = requestStop
+  #else
+  again.__sigaction_handler.sa_handler = requestStop
+  #endif
+  sigemptyset(&again.sa_mask)
+  again.sa_flags = SA_RESTART
+  _ = sigaction(SIGTSTP, &again, nil)
+  return true
+}
+
+/// Whether a `SIGTSTP` came since the last call; the reader then suspends
+/// with ``_suspendFullScreen()``.
+func _takeStopRequest() -> Bool {
+  guard stopRequested != 0 else { return false }
+  stopRequested = 0
+  return true
 }
 
 /// Puts the previous signal handlers back and forgets the terminal.
 func _disarmTerminalRestore() {
-  for signal in restoredSignals + [SIGWINCH] where installedActions[Int(signal)] {
+  for signal in restoredSignals + [SIGWINCH, SIGTSTP, SIGCONT]
+  where installedActions[Int(signal)] {
     _ = sigaction(signal, previousActions + Int(signal), nil)
     installedActions[Int(signal)] = false
   }
   restoreInput = -1
   restoreOutput = -1
+  suspendsOnStop = false
 }

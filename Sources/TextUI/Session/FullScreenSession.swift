@@ -13,6 +13,11 @@
 /// writing throws (the restore is in a `defer`). ``POSIXTerminal`` also
 /// restores it on fatal signals.
 ///
+/// Ctrl-Z suspends the program (``TerminalDevice/suspend()``): the terminal
+/// is restored while it is stopped, and the whole screen is drawn again
+/// when it continues. Where the device cannot suspend (job control is off),
+/// Ctrl-Z goes to the application like any other key.
+///
 /// ## Concurrency
 ///
 /// The loop runs on the main actor, like the view models it drives, and
@@ -87,6 +92,10 @@ public struct FullScreenSession<Device: TerminalDevice> {
       }
       for key in keys {
         if key == .interrupt { return .interrupted }
+        if key == .control("z") && device.suspend() {
+          renderer.invalidate()
+          continue
+        }
         if application.handle(key) == .quit { return .quit }
       }
     }

@@ -16,7 +16,9 @@ import Darwin
 /// put them back too if the process is ended by a signal (`SIGINT`,
 /// `SIGTERM`, `SIGHUP`, `SIGQUIT`) or crashes (`SIGSEGV`, `SIGILL`, …),
 /// then hand the signal to its previous handler; a signal that was ignored
-/// stays ignored.
+/// stays ignored. `SIGTSTP` (Ctrl-Z through ``suspend()``, `kill -TSTP`,
+/// job control) puts them back and stops the program; `SIGCONT` takes the
+/// terminal back and has the screen drawn again.
 ///
 /// ```swift
 /// let terminal = POSIXTerminal()
@@ -83,7 +85,8 @@ public final class POSIXTerminal: TerminalDevice {
       throw TerminalError("cannot switch the terminal to raw mode: \(systemError())")
     }
     savedAttributes = attributes
-    _armTerminalRestore(input: inputDescriptor, output: outputDescriptor, attributes: attributes)
+    _armTerminalRestore(
+      input: inputDescriptor, output: outputDescriptor, attributes: attributes, raw: raw)
     do {
       try write(ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.clearScreen)
     } catch {
@@ -100,6 +103,26 @@ public final class POSIXTerminal: TerminalDevice {
     try? write(ANSI.resetStyle + ANSI.showCursor + ANSI.leaveAlternateScreen)
     _ = tcsetattr(inputDescriptor, TCSADRAIN, &attributes)
     _disarmTerminalRestore()
+  }
+
+  /// Suspends the program, as Ctrl-Z does in a shell with job control.
+  ///
+  /// It sends `SIGTSTP` to the program, as the terminal does for Ctrl-Z
+  /// outside raw mode. Between ``enterFullScreen()`` and
+  /// ``leaveFullScreen()`` that signal, from here or from outside (`kill
+  /// -TSTP`, a job-control shell), restores the terminal and leaves the
+  /// alternate screen, then stops the program; `SIGCONT` (`fg`) switches
+  /// back to raw mode and the alternate screen, and the next read returns
+  /// ``TerminalInput/resized`` so that the whole screen is drawn again.
+  ///
+  /// Job control is off where `SIGTSTP` was ignored when full-screen mode
+  /// began (a program started by a shell without job control): then the
+  /// program never stops, and this returns `false`.
+  ///
+  /// - Returns: Whether the program was suspended; it has continued when
+  ///   this returns.
+  public func suspend() -> Bool {
+    _suspendFullScreen()
   }
 
   /// The window size of the output (or else the input) terminal.
@@ -137,6 +160,9 @@ public final class POSIXTerminal: TerminalDevice {
       if ready == 0 { return .timedOut }
       if requests[1].revents & Int16(POLLIN) != 0 {
         _drainResizeNotifications()
+        // A stop from outside is made here, where the screen is drawn, never
+        // in the middle of a frame.
+        if _takeStopRequest() { _ = _suspendFullScreen() }
         return .resized
       }
       var buffer = [UInt8](repeating: 0, count: 1024)

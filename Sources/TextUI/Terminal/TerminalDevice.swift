@@ -33,6 +33,22 @@ public protocol TerminalDevice: AnyObject {
   /// - Parameter text: The text, escape sequences included.
   /// - Throws: ``TerminalError`` if writing fails.
   func write(_ text: String) throws(TerminalError)
+
+  /// Suspends the program, as Ctrl-Z does in a shell with job control:
+  /// the terminal restored while it is stopped, and full-screen mode back
+  /// when it continues.
+  ///
+  /// - Returns: Whether the program was suspended (it has continued when
+  ///   this returns, and the screen must be drawn whole); `false` where
+  ///   the device cannot suspend, and Ctrl-Z is an ordinary key.
+  func suspend() -> Bool
+}
+
+// MARK: - Default implementations
+
+extension TerminalDevice {
+  /// Never suspends: Ctrl-Z is an ordinary key.
+  public func suspend() -> Bool { false }
 }
 
 /// What a read from a terminal gave.
