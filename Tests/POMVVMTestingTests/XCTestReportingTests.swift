@@ -67,6 +67,7 @@ final class XCTestReportingTests: XCTestCase {
     checkObservableLaws({ Observable($0) }, values: [1, 2, 3])
     checkBindingLaws({ Observable($0) }, { Observable($0) }, values: ["a", "b"])
     checkObservableArrayLaws(master.items, mutations: [.remove(at: 0)], counting: [\.on])
+    checkListUpdates(master.items, mutations: [.move(from: 0, to: 1), .remove(at: 0)])
     checkNoLeaks { [makeMaster(["a"])] }
     isCapturing = false
     XCTAssertEqual(captured, [])
