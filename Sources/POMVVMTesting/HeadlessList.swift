@@ -242,13 +242,15 @@ public struct HeadlessList<ID: Hashable> {
         if index >= 0 && index < count {
           list.remove(at: index)
         } else {
-          problem = "attempt to delete row \(index) from section 0 which only contains \(count) rows"
+          problem =
+            "attempt to delete row \(index) from section 0 which only contains \(count) rows"
         }
       case .insert(let index):
         if index >= 0 && index <= count {
           list.insert(Row(id: nil, isFresh: true), at: index)
         } else {
-          problem = "attempt to insert row \(index) into section 0 which only contains \(count) rows"
+          problem =
+            "attempt to insert row \(index) into section 0 which only contains \(count) rows"
         }
       case .move(let from, let to):
         if from >= 0 && from < count && to >= 0 && to < count {
@@ -261,14 +263,16 @@ public struct HeadlessList<ID: Hashable> {
         if index >= 0 && index < count {
           list[index].isFresh = true
         } else {
-          problem = "attempt to reload row \(index) from section 0 which only contains \(count) rows"
+          problem =
+            "attempt to reload row \(index) from section 0 which only contains \(count) rows"
         }
       }
       if let problem {
         rows = newRows
         return [
           ListRuleViolation(
-            rule: .stepIndices, message: "step \(number + 1) of \(steps.count), \(step): \(problem)")
+            rule: .stepIndices, message: "step \(number + 1) of \(steps.count), \(step): \(problem)"
+          )
         ]
       }
     }
