@@ -1,6 +1,6 @@
 /// Checks that every change an array publishes reaches a list view safely:
-/// each change set's ``POMVVM/ChangeSet/batchUpdate`` and
-/// ``POMVVM/ChangeSet/steps`` are applied to a ``HeadlessList`` that keeps
+/// each change set's `ChangeSet/batchUpdate` and
+/// `ChangeSet/steps` are applied to a ``HeadlessList`` that keeps
 /// UIKit's batch-update rules, and its rows must then be the array's.
 ///
 /// ```swift

@@ -2,7 +2,7 @@
 /// takes an update only the way UIKit's table and collection views would,
 /// checking every rule UIKit enforces before it applies it.
 ///
-/// Apply a ``POMVVM/BatchUpdate`` or a sequence of ``POMVVM/ListStep``s
+/// Apply a `BatchUpdate` or a sequence of `ListStep`s
 /// together with the data source's new rows (the identities the list must
 /// show afterwards): the list reports every broken rule, with the kind of
 /// message UIKit raises, then applies the update as UIKit would, so that a
@@ -340,7 +340,7 @@ extension HeadlessList {
   /// contents, and the changed elements its updates.
   ///
   /// Besides the rules of ``apply(_:newRows:changed:)-(BatchUpdate,_,_)``,
-  /// this checks that a reload change set gives ``POMVVM/BatchUpdate/isReloadData``.
+  /// this checks that a reload change set gives `BatchUpdate/isReloadData`.
   ///
   /// - Parameters:
   ///   - update: The batch update made for the change.
