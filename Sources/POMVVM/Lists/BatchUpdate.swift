@@ -52,6 +52,7 @@ public struct BatchUpdate: Hashable, Sendable {
     /// - Parameters:
     ///   - from: The row's index before the update.
     ///   - to: The row's index after the update.
+    @inlinable
     public init(from: Int, to: Int) {
       self.from = from
       self.to = to
@@ -91,6 +92,7 @@ public struct BatchUpdate: Hashable, Sendable {
   ///     batch.
   ///   - changedRows: New indices of every changed row; by default, none.
   ///   - isReloadData: Whether the view reloads everything instead.
+  @inlinable
   public init(
     deletions: [Int] = [], insertions: [Int] = [], moves: [Move] = [], reloads: [Int] = [],
     reconfigurations: [Int] = [], changedRows: [Int] = [], isReloadData: Bool = false
@@ -105,7 +107,7 @@ public struct BatchUpdate: Hashable, Sendable {
   }
 
   /// The update that reloads everything.
-  public static let reloadData = BatchUpdate(isReloadData: true)
+  public static var reloadData: BatchUpdate { BatchUpdate(isReloadData: true) }
 
   /// Whether the update changes no row.
   ///
@@ -147,10 +149,13 @@ extension ChangeSet {
   /// - Complexity: O(*k*), where *k* is the number of changes (O(*k* log
   ///   *k*) for a hand-made change set whose parts are out of order); a
   ///   reload is O(1). Never O(*n*) in the size of the array.
+  // Inlinable, so that it runs specialised for the element type: an
+  // adapter calls it on every change.
+  @inlinable
   public var batchUpdate: BatchUpdate {
     if reload != nil { return .reloadData }
-    var deletions = removals.map(\.index)
-    var insertions = self.insertions.map(\.index)
+    var deletions = removals.map { $0.index }
+    var insertions = self.insertions.map { $0.index }
     if !deletions.isStrictlyAscending { deletions.sort() }
     if !insertions.isStrictlyAscending { insertions.sort() }
     let moves = self.moves.map { BatchUpdate.Move(from: $0.from, to: $0.to) }
@@ -166,7 +171,7 @@ extension ChangeSet {
         ? updates : updates.sorted { $0.newIndex < $1.newIndex }
       let destinations =
         zip(moves, moves.dropFirst()).allSatisfy { $0.to < $1.to }
-        ? moves.map(\.to) : moves.map(\.to).sorted()
+        ? moves.map { $0.to } : moves.map { $0.to }.sorted()
       var nextMove = 0
       for update in ordered {
         while nextMove < destinations.count && destinations[nextMove] < update.newIndex {
@@ -189,6 +194,7 @@ extension ChangeSet {
 
 extension Array where Element == Int {
   /// Whether the indices go up strictly.
+  @inlinable
   var isStrictlyAscending: Bool {
     zip(self, dropFirst()).allSatisfy { $0 < $1 }
   }

@@ -34,18 +34,40 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   public typealias Element = View.Element
 
   /// The view the adapter updates, if it is still there.
-  public private(set) weak var view: View?
+  public var view: View? { _view }
 
   /// The ids of the rows the view shows, as of its last update.
-  public private(set) var ids: [Element.ID] = []
+  public var ids: [Element.ID] { _ids }
 
-  private var array: ObservableArray<Element>?
-  private var subscription: Subscription?
-  /// Tells which changes the adapter has not seen yet.
-  private var cursor = _ListCursor()
+  // The adapter runs on every change of its array: its internals are
+  // inlinable, so that they run specialised for the view's element type,
+  // and its state skips run-time exclusivity checks, as the array's does:
+  // it is touched only on the main actor, and no access to it spans a call
+  // out of the adapter.
+  @usableFromInline
+  @exclusivity(unchecked)
+  weak var _view: View?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _ids: [Element.ID] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _array: ObservableArray<Element>?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _subscription: Subscription?
+  /// Tells stale changes from fresh ones after the adapter read the array
+  /// in the middle of a delivery; `nil` the rest of the time.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _cursor: _ListCursor?
   /// What changed since the view's last update, while it was not ready.
-  private var pending: _PendingRows<Element.ID>? = _PendingRows(needsReload: true)
-  private var isApplying = false
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _pending: _PendingRows<Element.ID>? = _PendingRows(needsReload: true)
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _isApplying = false
 
   /// Starts keeping a view in step with an array: the view is reloaded with
   /// the array's rows as soon as it can take an update.
@@ -54,12 +76,12 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   ///   - array: The array whose elements are the rows.
   ///   - view: The view; the adapter holds it weakly.
   /// - Complexity: O(*n*) for the first update.
+  @inlinable
   public init(_ array: ObservableArray<Element>, view: View) {
-    self.array = array
-    self.view = view
-    register(with: array)
-    subscription = array.observeChanges { [weak self] change in
-      self?.receive(change)
+    _array = array
+    _view = view
+    _subscription = array.observeChanges { [weak self] change in
+      self?._receive(change)
     }
     updateIfNeeded()
   }
@@ -67,7 +89,7 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   /// Whether changes wait for the view to be ready.
   ///
   /// - Complexity: O(1).
-  public var needsUpdate: Bool { pending != nil }
+  public var needsUpdate: Bool { _pending != nil }
 
   /// Sends the view one update with everything that changed while it was
   /// not ready, if it is ready now; otherwise does nothing.
@@ -78,18 +100,21 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   /// - Complexity: O(*n* + *m* log *m*) when changes wait, where *m* is
   ///   the number of rows outside the common prefix and suffix; O(1)
   ///   otherwise.
+  @inlinable
   public func updateIfNeeded() {
-    guard let waiting = pending, !isApplying, let array, let view, view.canUpdateRows else {
+    guard let waiting = _pending, !_isApplying, let array = _array, let view = _view,
+      view.canUpdateRows
+    else {
       return
     }
-    pending = nil
+    _pending = nil
     let elements = array._elements
-    let newIDs = elements.map(\.id)
+    let newIDs = elements.map { $0.id }
     let changes: ChangeSet<Element.ID>
     if waiting.needsReload {
-      changes = .reload(from: ids, to: newIDs)
+      changes = .reload(from: _ids, to: newIDs)
     } else {
-      let old = ids.map { _ListRow(id: $0) }
+      let old = _ids.map { _ListRow(id: $0) }
       let new = newIDs.map { _ListRow(id: $0) }
       var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
       let changed = waiting.changed
@@ -97,63 +122,76 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
       let diff = _IdentityDiff.changeSet(
         from: old, to: new, oldContains: { _ in false },
         isUnchanged: { old, _ in !changed.contains(old.id) }, middle: &middle)
-      changes = diff._mapElements(\.id)
+      changes = diff._mapElements { $0.id }
     }
     // The array may be ahead of the change being delivered: whatever waits
-    // to be delivered is in `elements` already.
-    register(with: array)
-    ids = newIDs
+    // to be delivered is in `elements` already, so start counting afresh.
+    _register(with: array)
+    _ids = newIDs
     guard !changes.isEmpty else { return }
-    perform(ListUpdate(changes: changes, ids: newIDs, elements: elements), on: view)
+    _perform(ListUpdate(changes: changes, ids: newIDs, elements: elements), on: view)
   }
 
   /// Stops following the array; the view keeps the rows it shows.
   public func cancel() {
-    subscription?.cancel()
-    subscription = nil
-    array = nil
-    pending = nil
-    cursor = _ListCursor()
+    _subscription?.cancel()
+    _subscription = nil
+    _array = nil
+    _pending = nil
+    _cursor = nil
   }
 
   /// Whether the adapter still follows the array.
-  public var isActive: Bool { subscription != nil }
+  public var isActive: Bool { _subscription != nil }
 
   // MARK: - Internals
 
-  private func register(with array: ObservableArray<Element>) {
+  /// Reads the array afresh: if it is in the middle of a delivery, the
+  /// changes still waiting to be delivered are in its contents already, and
+  /// a cursor registered like an aggregate (which the array tells only of
+  /// changes made after it) tells them from later ones.
+  @inlinable
+  func _register(with array: ObservableArray<Element>) {
+    guard array._isDelivering else {
+      _cursor = nil
+      return
+    }
     let cursor = _ListCursor()
-    self.cursor = cursor
+    _cursor = cursor
     array._register(cursor) { [unowned(unsafe) cursor] _ in
       cursor.isFresh = true
       return nil
     }
   }
 
-  private func receive(_ change: ArrayChange<Element>) {
-    // A change the adapter's ids already reflect (one that waited while a
-    // coalesced update read the array) is skipped.
-    guard cursor.isFresh else { return }
-    cursor.isFresh = false
-    guard pending == nil, !isApplying, let view, view.canUpdateRows else {
-      note(change)
+  @inlinable
+  func _receive(_ change: ArrayChange<Element>) {
+    if let cursor = _cursor {
+      // A change the ids already reflect is skipped. Changes arrive in
+      // order: after the first fresh one, every one is fresh.
+      guard cursor.isFresh else { return }
+      _cursor = nil
+    }
+    guard _pending == nil, !_isApplying, let view = _view, view.canUpdateRows else {
+      _note(change)
       updateIfNeeded()
       return
     }
-    let changes = change.changeSet._mapElements(\.id)
-    guard follow(changes), ids.count == change.newElements.count else {
+    let changes = change.changeSet
+    guard _follow(changes), _ids.count == change.newElements.count else {
       // The ids were not those the change starts from: start over.
-      pending = _PendingRows(needsReload: true)
+      _pending = _PendingRows(needsReload: true)
       updateIfNeeded()
       return
     }
-    perform(ListUpdate(changes: changes, ids: ids, elements: change.newElements), on: view)
+    _perform(ListUpdate(changes, ids: _ids, elements: change.newElements), on: view)
   }
 
   /// Brings the ids up to date with a change; `false` if it does not fit.
-  private func follow(_ changes: ChangeSet<Element.ID>) -> Bool {
+  @inlinable
+  func _follow(_ changes: ChangeSet<Element>) -> Bool {
     if let reload = changes.reload {
-      ids = reload.new
+      _ids = reload.new.map { $0.id }
       return true
     }
     if changes.removals.isEmpty && changes.insertions.isEmpty && changes.moves.isEmpty {
@@ -161,33 +199,34 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     }
     guard changes.count <= 8 else {
       do {
-        ids = try changes.applied(to: ids)
+        _ids = try changes._mapElements { $0.id }.applied(to: _ids)
         return true
       } catch {
         return false
       }
     }
     // A few rows: shift the ids in place rather than copy them all.
-    for move in changes.moves where !ids.indices.contains(move.from) { return false }
-    let moved = changes.moves.map { (index: $0.to, id: ids[$0.from]) }
-    var leaving = changes.removals.map(\.index) + changes.moves.map(\.from)
+    for move in changes.moves where !_ids.indices.contains(move.from) { return false }
+    let moved = changes.moves.map { (index: $0.to, id: _ids[$0.from]) }
+    var leaving = changes.removals.map { $0.index } + changes.moves.map { $0.from }
     leaving.sort(by: >)
     for index in leaving {
-      guard ids.indices.contains(index) else { return false }
-      ids.remove(at: index)
+      guard _ids.indices.contains(index) else { return false }
+      _ids.remove(at: index)
     }
-    var entering = changes.insertions.map { (index: $0.index, id: $0.element) } + moved
+    var entering = changes.insertions.map { (index: $0.index, id: $0.element.id) } + moved
     entering.sort { $0.index < $1.index }
     for (index, id) in entering {
-      guard index >= 0 && index <= ids.count else { return false }
-      ids.insert(id, at: index)
+      guard index >= 0 && index <= _ids.count else { return false }
+      _ids.insert(id, at: index)
     }
     return true
   }
 
   /// Notes a change the view cannot take now.
-  private func note(_ change: ArrayChange<Element>) {
-    var waiting = pending ?? _PendingRows(needsReload: false)
+  @inlinable
+  func _note(_ change: ArrayChange<Element>) {
+    var waiting = _pending ?? _PendingRows(needsReload: false)
     if change.changeSet.isReload {
       waiting.needsReload = true
       waiting.changed = []
@@ -200,33 +239,54 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
         waiting.changed.insert(insertion.element.id)
       }
     }
-    pending = waiting
+    _pending = waiting
   }
 
-  private func perform(_ update: ListUpdate<Element>, on view: View) {
-    isApplying = true
+  @inlinable
+  func _perform(_ update: ListUpdate<Element>, on view: View) {
+    _isApplying = true
     view.updateRows(update)
-    isApplying = false
+    _isApplying = false
     // Changes made during the update waited for it.
-    if pending != nil {
+    if _pending != nil {
       updateIfNeeded()
     }
   }
 }
 
 /// Marks the change being delivered as one the adapter has not seen: the
-/// array tells it, like an aggregate, only of changes after it was made.
+/// array tells it, like an aggregate, only of changes made after it.
+@usableFromInline
 final class _ListCursor {
+  @usableFromInline
   var isFresh = false
+
+  @inlinable
+  init() {}
 }
 
 /// What changed while a view could not take updates.
+@usableFromInline
 struct _PendingRows<ID: Hashable> {
+  @usableFromInline
   var needsReload: Bool
+  @usableFromInline
   var changed: Set<ID> = []
+
+  @inlinable
+  init(needsReload: Bool) {
+    self.needsReload = needsReload
+  }
 }
 
 /// An id as an element, for the identity diff.
+@usableFromInline
 struct _ListRow<ID: Hashable>: Identifiable {
+  @usableFromInline
   let id: ID
+
+  @inlinable
+  init(id: ID) {
+    self.id = id
+  }
 }

@@ -69,12 +69,12 @@ extension ChangeSet {
     }
     var steps: [ListStep] = []
     steps.reserveCapacity(removals.count + insertions.count + moves.count + updates.count)
-    var deletions = removals.map(\.index)
+    var deletions = removals.map { $0.index }
     if !deletions.isStrictlyAscending { deletions.sort() }
     for index in deletions.reversed() {
       steps.append(.delete(index))
     }
-    var inserted = insertions.map(\.index)
+    var inserted = insertions.map { $0.index }
     if !inserted.isStrictlyAscending { inserted.sort() }
     if moves.isEmpty {
       for index in inserted {
@@ -83,7 +83,7 @@ extension ChangeSet {
     } else {
       _appendMovingSteps(deletions: deletions, insertions: inserted, to: &steps)
     }
-    var changed = updates.map(\.newIndex)
+    var changed = updates.map { $0.newIndex }
     if !changed.isStrictlyAscending { changed.sort() }
     for index in changed {
       steps.append(.reload(index))

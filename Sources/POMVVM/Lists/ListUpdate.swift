@@ -9,7 +9,27 @@
 public struct ListUpdate<Element: Identifiable> {
   /// What changed, by identity: the ids that left, entered, moved and whose
   /// element changed value, at their old and new indices.
-  public let changes: ChangeSet<Element.ID>
+  ///
+  /// - Complexity: O(*k*), where *k* is the number of changes.
+  @inlinable
+  public var changes: ChangeSet<Element.ID> {
+    switch _changes {
+    case .elements(let changeSet): changeSet._mapElements { $0.id }
+    case .ids(let changeSet): changeSet
+    }
+  }
+
+  /// The change as the array published it, or as a diff of ids: an update
+  /// made from one change keeps the change, so that nothing is copied
+  /// unless asked for.
+  @usableFromInline
+  enum _Changes {
+    case elements(ChangeSet<Element>)
+    case ids(ChangeSet<Element.ID>)
+  }
+
+  @usableFromInline
+  let _changes: _Changes
 
   /// The ids of the rows after the update, in order: the view's new data,
   /// to swap in inside the update.
@@ -28,8 +48,22 @@ public struct ListUpdate<Element: Identifiable> {
   ///   - changes: What changed, by identity.
   ///   - ids: The ids after the update.
   ///   - elements: The elements after the update.
+  @inlinable
   public init(changes: ChangeSet<Element.ID>, ids: [Element.ID], elements: [Element]) {
-    self.changes = changes
+    _changes = .ids(changes)
+    self.ids = ids
+    self.elements = elements
+  }
+
+  /// Creates the update of one change of an array.
+  ///
+  /// - Parameters:
+  ///   - changeSet: The change.
+  ///   - ids: The ids after the update.
+  ///   - elements: The elements after the update.
+  @inlinable
+  init(_ changeSet: ChangeSet<Element>, ids: [Element.ID], elements: [Element]) {
+    _changes = .elements(changeSet)
     self.ids = ids
     self.elements = elements
   }
@@ -37,26 +71,45 @@ public struct ListUpdate<Element: Identifiable> {
   /// The update as one batch update of a single-section list.
   ///
   /// - Complexity: O(*k*), where *k* is the number of changes.
-  public var batch: BatchUpdate { changes.batchUpdate }
+  @inlinable
+  public var batch: BatchUpdate {
+    switch _changes {
+    case .elements(let changeSet): changeSet.batchUpdate
+    case .ids(let changeSet): changeSet.batchUpdate
+    }
+  }
 
   /// The update as steps applied one at a time.
   ///
   /// - Complexity: O(*k* log *k*), where *k* is the number of changes.
-  public var steps: [ListStep] { changes.steps }
+  public var steps: [ListStep] {
+    switch _changes {
+    case .elements(let changeSet): changeSet.steps
+    case .ids(let changeSet): changeSet.steps
+    }
+  }
 
   /// Whether the view reloads everything instead of patching rows: the
   /// first update, a rebinding, or a reload of the array.
   ///
   /// - Complexity: O(1).
-  public var isReloadData: Bool { changes.isReload }
+  @inlinable
+  public var isReloadData: Bool {
+    switch _changes {
+    case .elements(let changeSet): changeSet.isReload
+    case .ids(let changeSet): changeSet.isReload
+    }
+  }
 }
 
 extension ListUpdate: Sendable where Element: Sendable, Element.ID: Sendable {}
+extension ListUpdate._Changes: Sendable where Element: Sendable, Element.ID: Sendable {}
 
 extension ChangeSet {
   /// The same change with every element transformed, ids for elements say.
   ///
   /// - Complexity: O(*k*), or O(*n*) for a reload.
+  @inlinable
   func _mapElements<Other>(_ transform: (Element) -> Other) -> ChangeSet<Other> {
     if let reload {
       return .reload(from: reload.old.map(transform), to: reload.new.map(transform))
