@@ -162,7 +162,13 @@ extension ChangeSet {
     var reloads: [Int] = []
     var reconfigurations: [Int] = []
     var changedRows: [Int] = []
-    if !updates.isEmpty {
+    if !updates.isEmpty && moves.isEmpty && removals.isEmpty && insertions.isEmpty {
+      // Edits in place, the common case (a toggle): every row is a reload
+      // at the index it keeps, one array for both lists.
+      changedRows = updates.map { $0.newIndex }
+      if !changedRows.isStrictlyAscending { changedRows.sort() }
+      reloads = changedRows
+    } else if !updates.isEmpty {
       changedRows.reserveCapacity(updates.count)
       // Updates and moves both go by ascending new index: one merge tells
       // the moved ones.

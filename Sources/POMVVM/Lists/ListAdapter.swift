@@ -109,27 +109,37 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     }
     _pending = nil
     let elements = array._elements
-    let newIDs = elements.map { $0.id }
-    let changes: ChangeSet<Element.ID>
-    if waiting.needsReload {
-      changes = .reload(from: _ids, to: newIDs)
-    } else {
-      let old = _ids.map { _ListRow(id: $0) }
-      let new = newIDs.map { _ListRow(id: $0) }
-      var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
-      let changed = waiting.changed
-      // The array's ids are unique: nothing in `new` repeats an old id.
-      let diff = _IdentityDiff.changeSet(
-        from: old, to: new, oldContains: { _ in false },
-        isUnchanged: { old, _ in !changed.contains(old.id) }, middle: &middle)
-      changes = diff._mapElements { $0.id }
-    }
+    let (newIDs, changes) = Self._changes(
+      from: _ids, to: elements, changed: waiting.changed, reload: waiting.needsReload)
     // The array may be ahead of the change being delivered: whatever waits
     // to be delivered is in `elements` already, so start counting afresh.
     _register(with: array)
     _ids = newIDs
     guard !changes.isEmpty else { return }
     _perform(ListUpdate(changes: changes, ids: newIDs, elements: elements), on: view)
+  }
+
+  /// The ids of `elements`, and the change to them from `ids`: a reload,
+  /// or an identity diff that counts the `changed` ids as updates.
+  ///
+  /// Nonisolated, so that the closures it runs over every row carry no
+  /// main-actor checks.
+  @inlinable
+  nonisolated static func _changes(
+    from ids: [Element.ID], to elements: [Element], changed: Set<Element.ID>, reload: Bool
+  ) -> ([Element.ID], ChangeSet<Element.ID>) {
+    let newIDs = elements.map { $0.id }
+    if reload {
+      return (newIDs, .reload(from: ids, to: newIDs))
+    }
+    let old = ids.map { _ListRow(id: $0) }
+    let new = newIDs.map { _ListRow(id: $0) }
+    var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
+    // The array's ids are unique: nothing in `new` repeats an old id.
+    let diff = _IdentityDiff.changeSet(
+      from: old, to: new, oldContains: { _ in false },
+      isUnchanged: { old, _ in !changed.contains(old.id) }, middle: &middle)
+    return (newIDs, diff._mapElements { $0.id })
   }
 
   /// Stops following the array; the view keeps the rows it shows.
