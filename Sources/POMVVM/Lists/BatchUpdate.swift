@@ -149,10 +149,10 @@ extension ChangeSet {
   /// - Complexity: O(*k*), where *k* is the number of changes (O(*k* log
   ///   *k*) for a hand-made change set whose parts are out of order); a
   ///   reload is O(1). Never O(*n*) in the size of the array.
-  // Inlinable, so that it runs specialised for the element type: an
-  // adapter calls it on every change.
   @inlinable
   public var batchUpdate: BatchUpdate {
+    // Inlinable, so that it runs specialised for the element type: an
+    // adapter calls it on every change.
     if reload != nil { return .reloadData }
     var deletions = removals.map { $0.index }
     var insertions = self.insertions.map { $0.index }
