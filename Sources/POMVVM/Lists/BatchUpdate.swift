@@ -154,6 +154,13 @@ extension ChangeSet {
     // Inlinable, so that it runs specialised for the element type: an
     // adapter calls it on every change.
     if reload != nil { return .reloadData }
+    if removals.isEmpty && insertions.isEmpty && moves.isEmpty {
+      // Edits in place, the common case (a toggle): every row is a reload
+      // at the index it keeps, one array for both lists.
+      var changed = updates.map { $0.newIndex }
+      if !changed.isStrictlyAscending { changed.sort() }
+      return BatchUpdate(reloads: changed, changedRows: changed)
+    }
     var deletions = removals.map { $0.index }
     var insertions = self.insertions.map { $0.index }
     if !deletions.isStrictlyAscending { deletions.sort() }
@@ -162,13 +169,7 @@ extension ChangeSet {
     var reloads: [Int] = []
     var reconfigurations: [Int] = []
     var changedRows: [Int] = []
-    if !updates.isEmpty && moves.isEmpty && removals.isEmpty && insertions.isEmpty {
-      // Edits in place, the common case (a toggle): every row is a reload
-      // at the index it keeps, one array for both lists.
-      changedRows = updates.map { $0.newIndex }
-      if !changedRows.isStrictlyAscending { changedRows.sort() }
-      reloads = changedRows
-    } else if !updates.isEmpty {
+    if !updates.isEmpty {
       changedRows.reserveCapacity(updates.count)
       // Updates and moves both go by ascending new index: one merge tells
       // the moved ones.
