@@ -8,8 +8,11 @@ import POMVVM
 ///   2. ToDo Item 2
 /// Last change: insert [1]
 /// ```
+///
+/// The rows render through a ``POMVVM/ListAdapter``: each update patches
+/// the titles it touches, and nothing else.
 @MainActor
-public final class ToDoListView: BindableView {
+public final class ToDoListView: BindableView, ListView {
   /// The list the view shows.
   public var viewModel: ToDoListViewModel?
 
@@ -33,7 +36,6 @@ public final class ToDoListView: BindableView {
   /// - Parameter viewModel: The list's view model.
   /// - Returns: The binding tokens.
   public func makeBindings(to viewModel: ToDoListViewModel) -> [any SubscriptionToken] {
-    titles = viewModel.store.items.map(\.title)
     let heading = { (count: Int, canAdd: Bool) in
       "To-do (\(count) of \(ToDoListViewModel.limit), add: \(canAdd ? "enabled" : "disabled"))"
     }
@@ -42,10 +44,37 @@ public final class ToDoListView: BindableView {
       combine(.every, viewModel.itemCount, viewModel.canAdd, initial: initial, transform: heading)
         .bind(to: header),
       viewModel.lastChange.map { "Last change: \($0)" }.bind(to: lastChange),
-      viewModel.store.items.observeChanges { [weak self] change in
-        self?.titles = change.newElements.map(\.title)
-      },
+      ListAdapter(viewModel.store.items, view: self),
     ]
+  }
+
+  /// Patches the titles with an update from the adapter: deleted rows go,
+  /// moved ones move, inserted ones and every changed one read their new
+  /// title.
+  ///
+  /// - Parameter update: The update.
+  /// - Complexity: O(*k*) row operations for *k* changes; a reload reads
+  ///   every title.
+  public func updateRows(_ update: ListUpdate<ToDoItem>) {
+    if update.isReloadData {
+      titles = update.elements.map(\.title)
+      return
+    }
+    let batch = update.batch
+    let sources = Set(batch.moves.map(\.from))
+    var moved: [Int: String] = [:]
+    for index in (batch.deletions + sources).sorted(by: >) {
+      let title = titles.remove(at: index)
+      if sources.contains(index) { moved[index] = title }
+    }
+    var entering = batch.insertions.map { ($0, update.elements[$0].title) }
+    entering += batch.moves.map { ($0.to, moved[$0.from] ?? "") }
+    for (index, title) in entering.sorted(by: { $0.0 < $1.0 }) {
+      titles.insert(title, at: index)
+    }
+    for index in batch.changedRows {
+      titles[index] = update.elements[index].title
+    }
   }
 
   /// The list as lines of text; row numbers are right-aligned, so that the

@@ -10,6 +10,29 @@ private final class BrokenLampViewModel: ViewModel, Switchable {
   func toggleSwitch() -> Bool { true }
 }
 
+/// An array whose observers are told of its changes without their
+/// removals: the counts no longer add up for a list view.
+@MainActor
+private final class ForgetfulItems: ArrayLawSubject {
+  let items = ObservableArray([item(1), item(2)])
+
+  var elements: [Item] { items.elements }
+
+  func observeChanges(_ handler: @escaping @MainActor (ArrayChange<Item>) -> Void) -> Subscription {
+    items.observeChanges { change in
+      var changeSet = change.changeSet
+      changeSet.removals = []
+      handler(ArrayChange(changeSet: changeSet, newElements: change.newElements))
+    }
+  }
+
+  func cell(for id: Item.ID) -> ElementCell<Item>? { items.cell(for: id) }
+
+  func liveCount(where predicate: @escaping (Item) -> Bool) -> ArrayCount<Item> {
+    items.liveCount(where: predicate)
+  }
+}
+
 /// The checks under XCTest: no Swift Testing test is running, so failures go
 /// through `XCTFail`, at the caller's file and line.
 ///
@@ -58,6 +81,19 @@ final class XCTestReportingTests: XCTestCase {
   }
 
   @MainActor
+  func testABrokenListUpdateIsReportedAtTheCallersFileAndLine() async {
+    isCapturing = true
+    let line = #line + 1
+    checkListUpdates(ForgetfulItems(), mutations: [.init("remove 1") { $0.items.remove(at: 0) }])
+    isCapturing = false
+    XCTAssertEqual(
+      captured,
+      ["the batch update keeps UIKit's rules", "the steps keep UIKit's rules"].map {
+        Failure(file: #filePath, line: line, law: $0)
+      })
+  }
+
+  @MainActor
   func testPassingChecksReportNothing() async {
     isCapturing = true
     let master = makeMaster(["first", "second"])
@@ -67,6 +103,7 @@ final class XCTestReportingTests: XCTestCase {
     checkObservableLaws({ Observable($0) }, values: [1, 2, 3])
     checkBindingLaws({ Observable($0) }, { Observable($0) }, values: ["a", "b"])
     checkObservableArrayLaws(master.items, mutations: [.remove(at: 0)], counting: [\.on])
+    checkListUpdates(master.items, mutations: [.move(from: 0, to: 1), .remove(at: 0)])
     checkNoLeaks { [makeMaster(["a"])] }
     isCapturing = false
     XCTAssertEqual(captured, [])

@@ -4,7 +4,8 @@ import POMVVM
 ///
 /// Each workload is written once, here; the ratio table (`pomvvm-benchmarks`)
 /// and the package-benchmark suite (`KitBenchmarks`) both run these.
-package let catalog: [Comparison] = arrayComparisons + cellComparisons + memoryComparisons
+package let catalog: [Comparison] =
+  arrayComparisons + cellComparisons + memoryComparisons + listComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"
@@ -96,6 +97,34 @@ private let arrayComparisons: [Comparison] =
         }
       }),
   ]
+
+/// The list adapter's rows: what a text list attached through it adds to a
+/// toggle, what the translations cost, and a coalesced update.
+private let listComparisons: [Comparison] = [
+  Comparison(
+    "list/toggle via element cell, + ListAdapter and a text list, n = 100,000",
+    target: .ratioAtMost(1.5), baselineName: "the same toggle, no adapter or list",
+    kit: { listToggle(size: 100_000, attached: true) },
+    baseline: { listToggle(size: 100_000, attached: false) }),
+  Comparison(
+    "list/batchUpdate of a 4-change set, n = 100,000", target: .ratioAtMost(1.5),
+    baselineName: "the same shape of change set at n = 100",
+    kit: { listTranslation(size: 100_000, steps: false) },
+    baseline: { listTranslation(size: 100, steps: false) }),
+  Comparison(
+    "list/steps of a 4-change set, n = 100,000", target: .ratioAtMost(1.5),
+    baselineName: "the same shape of change set at n = 100",
+    kit: { listTranslation(size: 100_000, steps: true) },
+    baseline: { listTranslation(size: 100, steps: true) }),
+  Comparison(
+    "list/1,000 edits while not ready + one coalesced update, n = 100,000", target: .none,
+    baselineName: "the 1,000 edits, no adapter", perSample: 1,
+    kit: { coalescedUpdate(size: 100_000, attached: true) },
+    baseline: { coalescedUpdate(size: 100_000, attached: false) }),
+  Comparison(
+    "memory/bytes per row kept by a ListAdapter", measure: .bytes, target: .bytesAtMost(16),
+    baselineName: "", maxBatch: 100_000, kit: { AdapterAllocation() }, baseline: nil),
+]
 
 /// The kit's own set → 1 observer, the unit of the binding rows.
 private let kitSetName = "POMVVM Observable set -> 1 observer"

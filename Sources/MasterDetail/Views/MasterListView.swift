@@ -9,13 +9,19 @@ import POMVVM
 ///   2. [x] first
 /// ```
 ///
-/// The screen patches its rows with the items' change sets — a removed row
-/// is unbound and kept for reuse, an inserted one is a reused row bound to
-/// the new item, a moved row moves — and never rebuilds the list for a
-/// single change. It reads nothing but its views, which read nothing but the
-/// view models.
+/// The screen renders through a ``POMVVM/ListAdapter``: it is a
+/// ``POMVVM/ListView`` that patches its rows with each update's batch — a
+/// deleted row is unbound and kept for reuse, an inserted one is a reused
+/// row bound to the new item, a moved row moves — and never rebuilds the
+/// list for a single change. Changed rows redraw themselves: each row is
+/// bound to its item's cell view model. It reads nothing but its views,
+/// which read nothing but the view models.
+///
+/// Binding it to another view model shows that view model's rows (the
+/// adapter's first update reloads them); unbinding it leaves the rows it
+/// showed, unbound.
 @MainActor
-public final class MasterListView: BindableView {
+public final class MasterListView: BindableView, ListView {
   /// The list's view model.
   public var viewModel: MasterViewModel?
 
@@ -37,18 +43,16 @@ public final class MasterListView: BindableView {
   /// Creates an unbound screen.
   public init() {}
 
-  /// Binds the header and the rows, and follows the items' change sets.
+  /// Binds the header, and the rows through an adapter that follows the
+  /// items.
   ///
   /// - Parameter viewModel: The list's view model.
-  /// - Returns: The binding tokens.
+  /// - Returns: The binding tokens: the adapter, which reloads the rows at
+  ///   once, and the teardown of the rows.
   public func makeBindings(to viewModel: MasterViewModel) -> [any SubscriptionToken] {
     header.bind(to: viewModel)
-    recycle(rows.indices)
-    rows = viewModel.items.indices.map { row(for: viewModel, at: $0) }
     return [
-      viewModel.items.observeChanges { [weak self] change in
-        self?.apply(change.changeSet, from: viewModel)
-      },
+      ListAdapter(viewModel.items, view: self),
       // The header and the rows were bound by hand: end their bindings with
       // the screen's. They keep showing what they showed, as an unbound
       // screen does; the next binding recycles the rows. (Weak: when the
@@ -86,17 +90,25 @@ public final class MasterListView: BindableView {
       + "\(number). \(rows[index].line.value)"
   }
 
-  private func apply(_ changeSet: ChangeSet<Item>, from viewModel: MasterViewModel) {
-    if changeSet.isReload {
+  /// Patches the rows with an update from the adapter.
+  ///
+  /// The rows are the screen's data: they change here, inside the update.
+  /// Rows of changed items redraw through their bindings.
+  ///
+  /// - Parameter update: The update.
+  /// - Complexity: O(*k*) row operations for *k* changes (each shifts the
+  ///   rows after it); a reload rebuilds every row.
+  public func updateRows(_ update: ListUpdate<Item>) {
+    if update.isReloadData {
       recycle(rows.indices)
-      rows = viewModel.items.indices.map { row(for: viewModel, at: $0) }
+      rows = update.elements.map { row(showing: $0) }
       return
     }
+    let batch = update.batch
     // Leaving rows go by descending old index; moved rows are kept.
     var moved: [Int: ItemRowView] = [:]
-    let sources = Set(changeSet.moves.map(\.from))
-    let leaving = (changeSet.removals.map(\.index) + sources).sorted(by: >)
-    for index in leaving {
+    let sources = Set(batch.moves.map(\.from))
+    for index in (batch.deletions + sources).sorted(by: >) {
       let row = rows.remove(at: index)
       if sources.contains(index) {
         moved[index] = row
@@ -107,36 +119,28 @@ public final class MasterListView: BindableView {
     }
     // Entering rows by ascending new index: the moved rows, and rows bound to
     // the inserted items.
-    var entering = changeSet.moves.compactMap { move in moved[move.from].map { (move.to, $0) } }
-    for insertion in changeSet.insertions {
-      entering.append((insertion.index, row(showing: insertion.element, from: viewModel)))
+    var entering = batch.moves.compactMap { move in moved[move.from].map { (move.to, $0) } }
+    for index in batch.insertions {
+      entering.append((index, row(showing: update.elements[index])))
     }
     for (index, row) in entering.sorted(by: { $0.0 < $1.0 }) {
       rows.insert(row, at: index)
     }
-    // Updated rows follow their items through their own bindings.
   }
 
-  /// A row for an inserted item.
+  /// A row for an item.
   ///
   /// If a later change (made by an observer during this one's delivery)
-  /// already removed the item, the row shows the inserted value unbound,
+  /// already removed the item, the row shows the item's value unbound,
   /// until that change removes the row.
-  private func row(showing item: Item, from viewModel: MasterViewModel) -> ItemRowView {
-    if let cellViewModel = viewModel.cellViewModel(for: item.id) {
+  private func row(showing item: Item) -> ItemRowView {
+    if let cellViewModel = viewModel?.cellViewModel(for: item.id) {
       return dequeue(bound: cellViewModel)
     }
     let row = dequeue(bound: nil)
     row.label.value = item.text
     row.switchControl.value = item.on
     return row
-  }
-
-  private func row(for viewModel: MasterViewModel, at index: Int) -> ItemRowView {
-    guard let cellViewModel = viewModel.cellViewModel(at: index) else {
-      preconditionFailure("MasterListView: no item at row \(index)")
-    }
-    return dequeue(bound: cellViewModel)
   }
 
   private func dequeue(bound cellViewModel: DateCellViewModel?) -> ItemRowView {

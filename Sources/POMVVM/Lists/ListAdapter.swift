@@ -1,0 +1,302 @@
+/// Keeps a ``ListView`` in step with an ``ObservableArray``: it owns the
+/// hard part of a list screen — what to tell the view, and when.
+///
+/// The adapter keeps the ids of the rows the view shows now, and nothing
+/// else. Each update goes from *those* to what the array holds:
+///
+/// - While the view can take updates (``ListView/canUpdateRows``), each
+///   change of the array becomes one update at once, in O(changes).
+/// - While it cannot (off screen, mid-animation, not loaded), the adapter
+///   only notes which ids changed. When the view is ready — call
+///   ``updateIfNeeded()`` then, or let the next change find it ready — it
+///   sends *one* update, an identity diff from the ids the view shows to
+///   the array's, however many changes there were.
+/// - Updates never interleave: an update asked for while the view applies
+///   one (the array changing from inside ``ListView/updateRows(_:)``, say)
+///   is applied after it.
+///
+/// The first update reloads the view with the array's rows, so binding a
+/// view to a new array — a rebinding — shows the new array's rows. Cancel
+/// the adapter (or release it) and the view keeps the rows it last showed.
+///
+/// ```swift
+/// func makeBindings(to viewModel: GroceriesViewModel) -> [any SubscriptionToken] {
+///   [ListAdapter(viewModel.items, view: self)]   // the bag keeps it
+/// }
+/// ```
+///
+/// The adapter holds the view weakly and the array strongly, until it is
+/// cancelled; keep the adapter in the view's bag, so that it lives as long
+/// as the binding.
+@MainActor
+public final class ListAdapter<View: ListView>: SubscriptionToken {
+  /// The type of the array's elements.
+  public typealias Element = View.Element
+
+  /// The view the adapter updates, if it is still there.
+  public var view: View? { _view }
+
+  /// The ids of the rows the view shows, as of its last update.
+  public var ids: [Element.ID] { _ids }
+
+  // The adapter runs on every change of its array: its internals are
+  // inlinable, so that they run specialised for the view's element type,
+  // and its state skips run-time exclusivity checks, as the array's does:
+  // it is touched only on the main actor, and no access to it spans a call
+  // out of the adapter.
+  @usableFromInline
+  @exclusivity(unchecked)
+  weak var _view: View?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _ids: [Element.ID] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _array: ObservableArray<Element>?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _subscription: Subscription?
+  /// Tells stale changes from fresh ones after the adapter read the array
+  /// in the middle of a delivery; `nil` the rest of the time.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _cursor: _ListCursor?
+  /// What changed since the view's last update, while it was not ready.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _pending: _PendingRows<Element.ID>? = _PendingRows(needsReload: true)
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _isApplying = false
+
+  /// Starts keeping a view in step with an array: the view is reloaded with
+  /// the array's rows as soon as it can take an update.
+  ///
+  /// - Parameters:
+  ///   - array: The array whose elements are the rows.
+  ///   - view: The view; the adapter holds it weakly.
+  /// - Complexity: O(*n*) for the first update.
+  @inlinable
+  public init(_ array: ObservableArray<Element>, view: View) {
+    _array = array
+    _view = view
+    _subscription = array.observeChanges { [weak self] change in
+      self?._receive(change)
+    }
+    updateIfNeeded()
+  }
+
+  /// Whether changes wait for the view to be ready.
+  ///
+  /// - Complexity: O(1).
+  public var needsUpdate: Bool { _pending != nil }
+
+  /// Sends the view one update with everything that changed while it was
+  /// not ready, if it is ready now; otherwise does nothing.
+  ///
+  /// Call it when the view becomes ready (it appears, an animation ends).
+  /// Called while the view applies an update, it waits for that update.
+  ///
+  /// - Complexity: O(*n* + *m* log *m*) when changes wait, where *m* is
+  ///   the number of rows outside the common prefix and suffix; O(1)
+  ///   otherwise.
+  @inlinable
+  public func updateIfNeeded() {
+    guard let waiting = _pending, !_isApplying, let array = _array, let view = _view,
+      view.canUpdateRows
+    else {
+      return
+    }
+    _pending = nil
+    let elements = array._elements
+    let (newIDs, changes) = Self._changes(
+      from: _ids, to: elements, changed: waiting.changed, reload: waiting.needsReload)
+    // The array may be ahead of the change being delivered: whatever waits
+    // to be delivered is in `elements` already, so start counting afresh.
+    _register(with: array)
+    _ids = newIDs
+    guard !changes.isEmpty else { return }
+    _perform(ListUpdate(changes: changes, ids: newIDs, elements: elements), on: view)
+  }
+
+  /// The ids of `elements`, and the change to them from `ids`: a reload,
+  /// or an identity diff that counts the `changed` ids as updates.
+  ///
+  /// Nonisolated, so that the closures it runs over every row carry no
+  /// main-actor checks.
+  @inlinable
+  nonisolated static func _changes(
+    from ids: [Element.ID], to elements: [Element], changed: Set<Element.ID>, reload: Bool
+  ) -> ([Element.ID], ChangeSet<Element.ID>) {
+    let newIDs = elements.map { $0.id }
+    if reload {
+      return (newIDs, .reload(from: ids, to: newIDs))
+    }
+    let old = ids.map { _ListRow(id: $0) }
+    let new = newIDs.map { _ListRow(id: $0) }
+    var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
+    // The array's ids are unique: nothing in `new` repeats an old id.
+    let diff = _IdentityDiff.changeSet(
+      from: old, to: new, oldContains: { _ in false },
+      isUnchanged: { old, _ in !changed.contains(old.id) }, middle: &middle)
+    return (newIDs, diff._mapElements { $0.id })
+  }
+
+  /// Stops following the array; the view keeps the rows it shows.
+  public func cancel() {
+    _subscription?.cancel()
+    _subscription = nil
+    _array = nil
+    _pending = nil
+    _cursor = nil
+  }
+
+  /// Whether the adapter still follows the array.
+  public var isActive: Bool { _subscription != nil }
+
+  // MARK: - Internals
+
+  /// Reads the array afresh: if it is in the middle of a delivery, the
+  /// changes still waiting to be delivered are in its contents already, and
+  /// a cursor registered like an aggregate (which the array tells only of
+  /// changes made after it) tells them from later ones.
+  @inlinable
+  func _register(with array: ObservableArray<Element>) {
+    guard array._isDelivering else {
+      _cursor = nil
+      return
+    }
+    let cursor = _ListCursor()
+    _cursor = cursor
+    array._register(cursor) { [unowned(unsafe) cursor] _ in
+      cursor.isFresh = true
+      return nil
+    }
+  }
+
+  @inlinable
+  func _receive(_ change: ArrayChange<Element>) {
+    if let cursor = _cursor {
+      // A change the ids already reflect is skipped. Changes arrive in
+      // order: after the first fresh one, every one is fresh.
+      guard cursor.isFresh else { return }
+      _cursor = nil
+    }
+    guard _pending == nil, !_isApplying, let view = _view, view.canUpdateRows else {
+      _note(change)
+      updateIfNeeded()
+      return
+    }
+    let changes = change.changeSet
+    guard _follow(changes), _ids.count == change.newElements.count else {
+      // The ids were not those the change starts from: start over.
+      _pending = _PendingRows(needsReload: true)
+      updateIfNeeded()
+      return
+    }
+    _perform(ListUpdate(changes, ids: _ids, elements: change.newElements), on: view)
+  }
+
+  /// Brings the ids up to date with a change; `false` if it does not fit.
+  @inlinable
+  func _follow(_ changes: ChangeSet<Element>) -> Bool {
+    if let reload = changes.reload {
+      _ids = reload.new.map { $0.id }
+      return true
+    }
+    if changes.removals.isEmpty && changes.insertions.isEmpty && changes.moves.isEmpty {
+      return true
+    }
+    guard changes.count <= 8 else {
+      do {
+        _ids = try changes._mapElements { $0.id }.applied(to: _ids)
+        return true
+      } catch {
+        return false
+      }
+    }
+    // A few rows: shift the ids in place rather than copy them all.
+    for move in changes.moves where !_ids.indices.contains(move.from) { return false }
+    let moved = changes.moves.map { (index: $0.to, id: _ids[$0.from]) }
+    var leaving = changes.removals.map { $0.index } + changes.moves.map { $0.from }
+    leaving.sort(by: >)
+    for index in leaving {
+      guard _ids.indices.contains(index) else { return false }
+      _ids.remove(at: index)
+    }
+    var entering = changes.insertions.map { (index: $0.index, id: $0.element.id) } + moved
+    entering.sort { $0.index < $1.index }
+    for (index, id) in entering {
+      guard index >= 0 && index <= _ids.count else { return false }
+      _ids.insert(id, at: index)
+    }
+    return true
+  }
+
+  /// Notes a change the view cannot take now.
+  @inlinable
+  func _note(_ change: ArrayChange<Element>) {
+    var waiting = _pending ?? _PendingRows(needsReload: false)
+    if change.changeSet.isReload {
+      waiting.needsReload = true
+      waiting.changed = []
+    } else if !waiting.needsReload {
+      // A re-inserted id may come back with another value: count it changed.
+      for update in change.changeSet.updates {
+        waiting.changed.insert(update.newElement.id)
+      }
+      for insertion in change.changeSet.insertions {
+        waiting.changed.insert(insertion.element.id)
+      }
+    }
+    _pending = waiting
+  }
+
+  @inlinable
+  func _perform(_ update: ListUpdate<Element>, on view: View) {
+    _isApplying = true
+    view.updateRows(update)
+    _isApplying = false
+    // Changes made during the update waited for it.
+    if _pending != nil {
+      updateIfNeeded()
+    }
+  }
+}
+
+/// Marks the change being delivered as one the adapter has not seen: the
+/// array tells it, like an aggregate, only of changes made after it.
+@usableFromInline
+final class _ListCursor {
+  @usableFromInline
+  var isFresh = false
+
+  @inlinable
+  init() {}
+}
+
+/// What changed while a view could not take updates.
+@usableFromInline
+struct _PendingRows<ID: Hashable> {
+  @usableFromInline
+  var needsReload: Bool
+  @usableFromInline
+  var changed: Set<ID> = []
+
+  @inlinable
+  init(needsReload: Bool) {
+    self.needsReload = needsReload
+  }
+}
+
+/// An id as an element, for the identity diff.
+@usableFromInline
+struct _ListRow<ID: Hashable>: Identifiable {
+  @usableFromInline
+  let id: ID
+
+  @inlinable
+  init(id: ID) {
+    self.id = id
+  }
+}
