@@ -14,30 +14,9 @@ private final class CounterViewModel: ViewModel {
 }
 
 /// The recorder under XCTest: its failures go through `XCTFail`, at the
-/// caller's file and line, and are captured here (as in
-/// `XCTestReportingTests`) so that their text can be compared.
-final class StateRecorderXCTests: XCTestCase {
-  private struct Failure: Equatable {
-    var file: String
-    var line: Int
-    var message: String
-  }
-
-  private var isCapturing = false
-  private var captured: [Failure] = []
-
-  override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    guard isCapturing else {
-      super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-      return
-    }
-    captured.append(Failure(file: filePath, line: lineNumber, message: description))
-  }
-
+/// caller's file and line, and are captured (``CapturingTestCase``) so that
+/// their text can be compared.
+final class StateRecorderXCTests: CapturingTestCase {
   @MainActor
   func testAnUnassertedChangeFailsAtTheLineOfPerform() async {
     let counter = CounterViewModel()

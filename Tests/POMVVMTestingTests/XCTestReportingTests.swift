@@ -36,34 +36,26 @@ private final class ForgetfulItems: ArrayLawSubject {
 /// The checks under XCTest: no Swift Testing test is running, so failures go
 /// through `XCTFail`, at the caller's file and line.
 ///
-/// The test case records failures itself while `isCapturing` is set, so that
-/// a failing check can be examined instead of failing the test (XCTest on
-/// Linux has no `XCTExpectFailure`).
-final class XCTestReportingTests: XCTestCase {
-  private struct Failure: Equatable {
+/// Failures are captured (``CapturingTestCase``), so that a failing check can
+/// be examined instead of failing the test.
+final class XCTestReportingTests: CapturingTestCase {
+  private struct LawFailure: Equatable {
     var file: String
     var line: Int
     var law: String
   }
 
-  private var isCapturing = false
-  private var captured: [Failure] = []
-
-  override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    guard isCapturing else {
-      super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-      return
-    }
-    let law = description.range(of: " law '").flatMap { start in
-      description.range(of: "' failed", range: start.upperBound..<description.endIndex).map {
-        String(description[start.upperBound..<$0.lowerBound])
+  /// The captured failures, each by the law it names (or its whole text).
+  private var laws: [LawFailure] {
+    captured.map { failure in
+      let description = failure.message
+      let law = description.range(of: " law '").flatMap { start in
+        description.range(of: "' failed", range: start.upperBound..<description.endIndex).map {
+          String(description[start.upperBound..<$0.lowerBound])
+        }
       }
+      return LawFailure(file: failure.file, line: failure.line, law: law ?? description)
     }
-    captured.append(Failure(file: filePath, line: lineNumber, law: law ?? description))
   }
 
   @MainActor
@@ -73,11 +65,11 @@ final class XCTestReportingTests: XCTestCase {
     checkSwitchable(BrokenLampViewModel.init)
     isCapturing = false
     XCTAssertEqual(
-      captured,
+      laws,
       [
         "toggle flips the switch", "observers are told in order",
         "toggle flips the switch", "observers are told in order",
-      ].map { Failure(file: #filePath, line: line, law: $0) })
+      ].map { LawFailure(file: #filePath, line: line, law: $0) })
   }
 
   @MainActor
@@ -87,9 +79,9 @@ final class XCTestReportingTests: XCTestCase {
     checkListUpdates(ForgetfulItems(), mutations: [.init("remove 1") { $0.items.remove(at: 0) }])
     isCapturing = false
     XCTAssertEqual(
-      captured,
+      laws,
       ["the batch update keeps UIKit's rules", "the steps keep UIKit's rules"].map {
-        Failure(file: #filePath, line: line, law: $0)
+        LawFailure(file: #filePath, line: line, law: $0)
       })
   }
 
@@ -106,6 +98,6 @@ final class XCTestReportingTests: XCTestCase {
     checkListUpdates(master.items, mutations: [.move(from: 0, to: 1), .remove(at: 0)])
     checkNoLeaks { [makeMaster(["a"])] }
     isCapturing = false
-    XCTAssertEqual(captured, [])
+    XCTAssertEqual(laws, [])
   }
 }
