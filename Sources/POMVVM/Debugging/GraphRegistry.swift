@@ -61,6 +61,7 @@ extension Subscription {
 
   /// Records where an observer was subscribed.
   @MainActor
+  @usableFromInline
   func _setOrigin(fileID: StaticString, line: UInt) {
     _setRole(_ObserverRole(.observer, fileID: fileID, line: line))
   }

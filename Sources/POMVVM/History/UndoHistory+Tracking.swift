@@ -10,8 +10,15 @@ extension UndoHistory {
   ///   - array: The array.
   ///   - actionName: The name of a step made of one of its changes outside a
   ///     transaction, for "Undo Edit"; `nil` by default.
+  ///   - fileID: Where the tracking starts, for ``BindingGraph`` and
+  ///     ``PropagationTrace``, which show the history as an observer of the
+  ///     array; by default, the caller's file.
+  ///   - line: Where the tracking starts; by default, the caller's line.
   @inlinable
-  public func track<Element>(_ array: ObservableArray<Element>, actionName: String? = nil) {
+  public func track<Element>(
+    _ array: ObservableArray<Element>, actionName: String? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) {
     guard _startTracking(array, isDelivering: { [weak array] in array?._isDelivering ?? false })
     else { return }
     // Specialized in the caller: it runs on every change of the array.
@@ -31,6 +38,7 @@ extension UndoHistory {
         },
         isMergeable: _ArrayEdit.isSingleUpdate(change.changeSet), actionName: actionName)
     }
+    subscription._setOrigin(fileID: fileID, line: line)
     _subscriptions.append(subscription)
   }
 
@@ -44,8 +52,15 @@ extension UndoHistory {
   ///   - cell: The cell.
   ///   - actionName: The name of a step made of one of its changes outside a
   ///     transaction; `nil` by default.
+  ///   - fileID: Where the tracking starts, for ``BindingGraph`` and
+  ///     ``PropagationTrace``, which show the history as an observer of the
+  ///     cell; by default, the caller's file.
+  ///   - line: Where the tracking starts; by default, the caller's line.
   @inlinable
-  public func track<Value>(_ cell: Observable<Value>, actionName: String? = nil) {
+  public func track<Value>(
+    _ cell: Observable<Value>, actionName: String? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) {
     guard _startTracking(cell, isDelivering: { false }) else { return }
     let shadow = _CellShadow(cell._value)
     let subscription = cell.observeChanges { [weak self, weak cell] newValue in
@@ -67,6 +82,7 @@ extension UndoHistory {
         },
         isMergeable: true, actionName: actionName)
     }
+    subscription._setOrigin(fileID: fileID, line: line)
     _subscriptions.append(subscription)
   }
 

@@ -27,7 +27,7 @@
 /// ## Steps
 ///
 /// - Every recorded change is a step of its own, named by the action name
-///   given to `track(_:actionName:)`, except that:
+///   given to `track(_:actionName:fileID:line:)`, except that:
 /// - **typing merges**: a change that only updates the same element as the
 ///   step before it (or sets the same cell), within ``mergeWindow`` of the
 ///   step's last change, joins that step. ``stopMerging()``, an undo, a

@@ -75,14 +75,22 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   /// - Parameters:
   ///   - array: The array whose elements are the rows.
   ///   - view: The view; the adapter holds it weakly.
+  ///   - fileID: Where the adapter is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``, which show it as an observer of the array;
+  ///     by default, the caller's file.
+  ///   - line: Where the adapter is made; by default, the caller's line.
   /// - Complexity: O(*n*) for the first update.
   @inlinable
-  public init(_ array: ObservableArray<Element>, view: View) {
+  public init(
+    _ array: ObservableArray<Element>, view: View, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
     _array = array
     _view = view
     _subscription = array.observeChanges { [weak self] change in
       self?._receive(change)
     }
+    _subscription?._setOrigin(fileID: fileID, line: line)
     updateIfNeeded()
   }
 
