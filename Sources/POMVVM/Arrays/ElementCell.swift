@@ -83,7 +83,8 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// two are the same, and the cell's value is read without a lookup.
   @inlinable
   override func _writeStart() -> Element {
-    guard let array, array._isDelivering, let index = array._index(of: id) else { return _value }
+    guard _Deliveries.count != 0, let array, array._isDelivering, let index = array._index(of: id)
+    else { return _value }
     return array._elements[index]
   }
 

@@ -238,8 +238,10 @@ public final class ObservableArray<Element: Identifiable> {
       return
     }
     _isDelivering = true
+    _Deliveries.count &+= 1
     defer {
       _isDelivering = false
+      _Deliveries.count &-= 1
       if !_cellsMadeMidDelivery.isEmpty { _cellsMadeMidDelivery.removeAll() }
     }
     _deliver(change)
@@ -334,4 +336,18 @@ extension ObservableArray: @MainActor RandomAccessCollection {
     _observers._trackRead()
     return _elements.makeIterator()
   }
+}
+
+/// How many arrays are delivering a change now.
+///
+/// Only while one is can an element cell hold a value older than its
+/// array's element (a change published meanwhile waits): a write through a
+/// cell checks the array (``_ValueList/_writeStart()``) only then, and reads
+/// the cell's own value in one test otherwise.
+@MainActor
+@usableFromInline
+enum _Deliveries {
+  @usableFromInline
+  @exclusivity(unchecked)
+  static var count: UInt32 = 0
 }

@@ -152,7 +152,9 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   @inlinable
   func _baseWriteStart() -> Base.Value {
     guard _readsInPlace else { return _slowBaseWriteStart() }
-    return unsafeDowncast(base, to: _ValueList<Base.Value>.self)._writeStart()
+    let storage = unsafeDowncast(base, to: _ValueList<Base.Value>.self)
+    // Outside delivery a stored cell's value is current: no call needed.
+    return _Deliveries.count == 0 ? storage._value : storage._writeStart()
   }
 
   /// ``_baseWriteStart()`` for a base that is not a stored cell: another
