@@ -15,24 +15,6 @@ import Darwin
 /// group.
 @Suite("Suspending the terminal UI")
 struct TerminalSuspendProcessTests {
-  /// Reads a pseudo-terminal until what it read holds `text`, for 20 s at
-  /// most; what it read.
-  private func output(of master: Int32, until text: String) -> String {
-    var screen: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let deadline = ContinuousClock.now + .seconds(20)
-    while ContinuousClock.now < deadline {
-      var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-      guard poll(&ready, 1, 100) >= 0 else { break }
-      guard ready.revents != 0 else { continue }
-      let count = read(master, &buffer, buffer.count)
-      guard count > 0 else { break }
-      screen += buffer[..<count]
-      if String(decoding: screen, as: UTF8.self).contains(text) { break }
-    }
-    return String(decoding: screen, as: UTF8.self)
-  }
-
   /// Starts the demo on a new pseudo-terminal, through `/bin/sh -c`.
   private func start(_ script: String) throws -> (child: Process, master: Int32) {
     let executable = try #require(demoExecutable, "build pomvvm-demo first")
@@ -66,12 +48,68 @@ struct TerminalSuspendProcessTests {
     let stopped = await blockingRead(master, until: "\u{1B}[?1049l")
     #expect(stopped.hasSuffix("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"), "restored, then stopped")
 
+    await waitUntilStopped(child)
     kill(child.processIdentifier, SIGCONT)
     let continued = await blockingRead(master, until: "Items (open switches: 0)")
     let reentered = try #require(continued.range(of: "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"))
     #expect(continued[reentered.upperBound...].contains("Items (open switches: 0)"))
     #expect(continued[reentered.upperBound...].contains("q quit"), "the whole screen")
 
+    _ = write(master, "q", 1)
+    try await blocking { child.waitUntilExit() }
+    #expect(child.terminationStatus == 0)
+  }
+
+  /// Stop after stop, the first thing written after the continue takes the
+  /// terminal back, and the whole screen follows: a reentry never lands
+  /// after a redraw.
+  ///
+  /// `SIGCONT`'s handler runs on a thread other than the one that draws. It
+  /// used to write the reentry itself, which now and then came after the
+  /// redraw: the screen went blank, then was drawn a second time.
+  @Test func everyContinueTakesTheTerminalBackBeforeDrawing() async throws {
+    let (child, master) = try start(#"exec "$0" --clock 2026-11-21T10:00:00Z"#)
+    defer {
+      if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+      child.waitUntilExit()
+      close(master)
+    }
+    _ = await blockingRead(master, until: "q quit")
+    for round in 1...20 {
+      kill(child.processIdentifier, SIGTSTP)
+      let stopped = await blockingRead(master, until: "\u{1B}[?1049l")
+      #expect(stopped.hasSuffix("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"), "round \(round): stopped")
+      await waitUntilStopped(child)
+      kill(child.processIdentifier, SIGCONT)
+      let continued = await blockingRead(master, until: "q quit")
+      #expect(
+        continued.hasPrefix("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"),
+        "round \(round): the terminal taken back first")
+      #expect(continued.contains("Items (open switches: 0)"), "round \(round): the whole screen")
+    }
+    _ = write(master, "q", 1)
+    try await blocking { child.waitUntilExit() }
+    #expect(child.terminationStatus == 0)
+  }
+
+  /// A stop the app did not make (`SIGSTOP`, which cannot be caught) leaves
+  /// the terminal as it was; the continue still takes the terminal back and
+  /// draws the whole screen, since the shell may have used the terminal
+  /// meanwhile.
+  @Test func aContinueAfterAStopFromOutsideDrawsTheWholeScreen() async throws {
+    let (child, master) = try start(#"exec "$0" --clock 2026-11-21T10:00:00Z"#)
+    defer {
+      if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+      child.waitUntilExit()
+      close(master)
+    }
+    _ = await blockingRead(master, until: "q quit")
+    kill(child.processIdentifier, SIGSTOP)
+    await waitUntilStopped(child)
+    kill(child.processIdentifier, SIGCONT)
+    let continued = await blockingRead(master, until: "q quit")
+    #expect(continued.hasPrefix("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"))
+    #expect(continued.contains("Items (open switches: 0)"), "the whole screen")
     _ = write(master, "q", 1)
     try await blocking { child.waitUntilExit() }
     #expect(child.terminationStatus == 0)
@@ -97,7 +135,21 @@ struct TerminalSuspendProcessTests {
     #expect(child.terminationStatus == 0)
   }
 
+  /// Waits until the child has stopped.
+  ///
+  /// A shell with job control waits so before `fg` or `bg` can continue a
+  /// job: a `SIGCONT` sent between the app's restore and its stop would be
+  /// spent before the stop, and the app would stay stopped. The stop is left
+  /// for the child's owner to collect (`WNOWAIT`).
+  private func waitUntilStopped(_ child: Process) async {
+    let pid = child.processIdentifier
+    _ = try? await blocking {
+      var info = siginfo_t()
+      while waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOWAIT) < 0 && errno == EINTR {}
+    }
+  }
+
   private func blockingRead(_ master: Int32, until text: String) async -> String {
-    (try? await blocking { output(of: master, until: text) }) ?? ""
+    (try? await blocking { readOutput(of: master, until: text) }) ?? ""
   }
 }

@@ -39,6 +39,11 @@ nonisolated(unsafe) private let rawAttributes: UnsafeMutablePointer<termios> = {
 nonisolated(unsafe) private var suspendsOnStop = false
 /// Set by the `SIGTSTP` handler: the session stops at its next read.
 nonisolated(unsafe) private var stopRequested: Int32 = 0
+/// How many `SIGCONT`s the handler has seen; written only by the handler.
+nonisolated(unsafe) private var continuesSeen: Int32 = 0
+/// How many of ``continuesSeen`` the thread that draws has answered by
+/// taking the terminal back; written only by that thread.
+nonisolated(unsafe) private var continuesAnswered: Int32 = 0
 nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
   let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: signalLimit)
   actions.initialize(repeating: sigaction(), count: signalLimit)
@@ -117,20 +122,33 @@ private let requestStop: @convention(c) (Int32) -> Void = { _ in
   _ = write(resizePipeWriter, &byte, 1)
 }
 
-/// Takes the terminal back when the program continues (`fg`, `SIGCONT`).
+/// Counts a `SIGCONT` (`fg`, `kill -CONT`) and wakes the reader: the
+/// terminal is taken back on the thread that draws, by
+/// ``_suspendFullScreen()`` or else by ``_takeContinueRequest()``.
 ///
-/// Raw mode again, the alternate screen, and a full redraw, which the
-/// resize pipe asks the session for.
+/// The handler does not take the terminal back itself: the kernel runs it on
+/// any thread that lets `SIGCONT` through. The thread that draws runs on
+/// libdispatch's workers, which block every signal, so the handler runs on
+/// another thread, at the same time as the drawing thread goes on from its
+/// stop. A reentry written by the handler could land after the redraw: the
+/// screen went blank, then was drawn a second time.
+///
+/// Async-signal-safe: only `write(2)`.
+private let noteContinue: @convention(c) (Int32) -> Void = { _ in
+  continuesSeen &+= 1
+  var byte: UInt8 = 1
+  _ = write(resizePipeWriter, &byte, 1)
+}
+
+/// Raw mode again, the alternate screen, the cursor hidden and the screen
+/// cleared: the whole screen must then be drawn again.
 ///
 /// In the background, setting the terminal stops the program again
 /// (`SIGTTOU`) until it is in the foreground; only then does it draw.
-/// Async-signal-safe: only `tcsetattr(3)` and `write(2)`.
-private let resumeFullScreen: @convention(c) (Int32) -> Void = { _ in
+private func reenterFullScreenNow() {
   guard restoreInput >= 0 else { return }
   _ = tcsetattr(restoreInput, TCSADRAIN, rawAttributes)
   _ = write(restoreOutput, reenterSequence.utf8Start, reenterSequence.utf8CodeUnitCount)
-  var byte: UInt8 = 1
-  _ = write(resizePipeWriter, &byte, 1)
 }
 
 private let noteResize: @convention(c) (Int32) -> Void = { _ in
@@ -212,6 +230,7 @@ func _armTerminalRestore(input: Int32, output: Int32, attributes: termios, raw: 
   restoreInput = input
   restoreOutput = output
   stopRequested = 0
+  continuesAnswered = continuesSeen
   if resizePipeReader < 0 {
     var descriptors: [Int32] = [-1, -1]
     if pipe(&descriptors) == 0 {
@@ -234,7 +253,7 @@ func _armTerminalRestore(input: Int32, output: Int32, attributes: termios, raw: 
   if suspendsOnStop {
     // Other threads' system calls (a store's save) go on after the stop.
     install(requestStop, flags: SA_RESTART, for: SIGTSTP)
-    install(resumeFullScreen, flags: SA_RESTART, for: SIGCONT)
+    install(noteContinue, flags: SA_RESTART, for: SIGCONT)
   }
 }
 
@@ -242,14 +261,15 @@ func _armTerminalRestore(input: Int32, output: Int32, attributes: termios, raw: 
 ///
 /// On the calling thread, the one that draws, it restores the terminal,
 /// leaves the alternate screen and stops with `SIGTSTP`'s default action.
-/// `SIGCONT`'s handler takes the terminal back and asks for a full redraw
-/// before this returns.
+/// When the program continues, it takes the terminal back, on the same
+/// thread, before it returns: the caller then draws the whole screen.
 ///
 /// - Returns: Whether the program was suspended (and has continued since);
 ///   false where job control is off, or outside full-screen mode.
 func _suspendFullScreen() -> Bool {
   guard restoreInput >= 0, suspendsOnStop else { return false }
   stopRequested = 0
+  let expectedContinues = continuesSeen &+ 1
   restoreTerminalNow()
   var stop = sigaction()
   sigemptyset(&stop.sa_mask)
@@ -262,7 +282,12 @@ func _suspendFullScreen() -> Bool {
   _ = pthread_sigmask(SIG_UNBLOCK, &stops, &mask)
   _ = raise(SIGTSTP)
   _ = pthread_sigmask(SIG_SETMASK, &mask, nil)
-  // Continued. The handler goes back without touching `previousActions`,
+  // Continued, by a SIGCONT whose handler runs on another thread, before or
+  // after this line: the reentry is made here, before the caller draws, and
+  // counts as that handler's answer.
+  continuesAnswered = expectedContinues
+  reenterFullScreenNow()
+  // The SIGTSTP handler goes back without touching `previousActions`,
   // which keep what to restore when full-screen mode ends.
   var again = sigaction()
   #if canImport(Darwin)
@@ -282,6 +307,19 @@ func _takeStopRequest() -> Bool {
   guard stopRequested != 0 else { return false }
   stopRequested = 0
   return true
+}
+
+/// Takes the terminal back after a `SIGCONT` that ``_suspendFullScreen()``
+/// did not answer.
+///
+/// Such a continue follows a stop from outside (`SIGSTOP`), and the shell
+/// may have set the terminal for itself meanwhile. Called on the thread
+/// that draws, which then draws the whole screen.
+func _takeContinueRequest() {
+  let seen = continuesSeen
+  guard seen != continuesAnswered else { return }
+  continuesAnswered = seen
+  reenterFullScreenNow()
 }
 
 /// Puts the previous signal handlers back and forgets the terminal.

@@ -162,7 +162,11 @@ public final class POSIXTerminal: TerminalDevice {
         _drainResizeNotifications()
         // A stop from outside is made here, where the screen is drawn, never
         // in the middle of a frame.
-        if _takeStopRequest() { _ = _suspendFullScreen() }
+        if _takeStopRequest() {
+          _ = _suspendFullScreen()
+        } else {
+          _takeContinueRequest()
+        }
         return .resized
       }
       var buffer = [UInt8](repeating: 0, count: 1024)

@@ -32,17 +32,29 @@ func openPseudoTerminal() -> (master: Int32, terminal: String)? {
 /// Reads a pseudo-terminal's screen until it shows `text`, for 20 s at
 /// most; whether it did.
 func readScreen(of master: Int32, until text: String) -> Bool {
+  readOutput(of: master, until: text).contains(text)
+}
+
+/// Reads a pseudo-terminal until what it read holds `text`, for 20 s at
+/// most, or until the terminal's other side is closed; what it read.
+///
+/// A signal that interrupts the wait or the read (the `SIGCHLD` of a child
+/// that stops or continues) is not the end: the read goes on.
+func readOutput(of master: Int32, until text: String) -> String {
   var screen: [UInt8] = []
   var buffer = [UInt8](repeating: 0, count: 4096)
   let deadline = ContinuousClock.now + .seconds(20)
   while ContinuousClock.now < deadline {
     var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-    guard poll(&ready, 1, 100) >= 0 else { return false }
+    let polled = poll(&ready, 1, 100)
+    if polled < 0 && errno == EINTR { continue }
+    guard polled >= 0 else { break }
     guard ready.revents != 0 else { continue }
     let count = read(master, &buffer, buffer.count)
-    guard count > 0 else { return false }
+    if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+    guard count > 0 else { break }
     screen += buffer[..<count]
-    if String(decoding: screen, as: UTF8.self).contains(text) { return true }
+    if String(decoding: screen, as: UTF8.self).contains(text) { break }
   }
-  return false
+  return String(decoding: screen, as: UTF8.self)
 }
