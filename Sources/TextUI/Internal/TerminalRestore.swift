@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,7 +11,10 @@ import Darwin
 // What the signal handlers need to restore the terminal, kept where a
 // signal handler may read it: plain globals and buffers allocated once, up
 // front, all written only while no handler of ours is installed (a handler
-// must not allocate, lock or call into the Swift runtime).
+// must not allocate, lock or call into the Swift runtime). The flags that
+// handlers set while the program runs are atomics, touched once by
+// `_armTerminalRestore` before any handler is installed, so that no handler
+// is the first to reach them.
 
 nonisolated(unsafe) private var restoreInput: Int32 = -1
 nonisolated(unsafe) private var restoreOutput: Int32 = -1
@@ -38,11 +43,14 @@ nonisolated(unsafe) private let rawAttributes: UnsafeMutablePointer<termios> = {
 /// (the signal was ignored when full-screen mode began).
 nonisolated(unsafe) private var suspendsOnStop = false
 /// Set by the `SIGTSTP` handler: the session stops at its next read.
-nonisolated(unsafe) private var stopRequested: Int32 = 0
+///
+/// Atomic, like ``continuesSeen``: the handler runs on another thread than
+/// the reader (see ``noteContinue``), so plain variables would race.
+private let stopRequested = Atomic<Bool>(false)
 /// How many `SIGCONT`s the handler has seen; written only by the handler.
-nonisolated(unsafe) private var continuesSeen: Int32 = 0
+private let continuesSeen = Atomic<Int32>(0)
 /// How many of ``continuesSeen`` the thread that draws has answered by
-/// taking the terminal back; written only by that thread.
+/// taking the terminal back; read and written only by that thread.
 nonisolated(unsafe) private var continuesAnswered: Int32 = 0
 nonisolated(unsafe) private let previousActions: UnsafeMutablePointer<sigaction> = {
   let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: signalLimit)
@@ -115,11 +123,10 @@ private let restoreAndResignal:
 /// another thread while that one drew could have a frame written after the
 /// restore hide the cursor again under the shell.
 ///
-/// Async-signal-safe: only `write(2)`.
+/// Async-signal-safe: an atomic store and `write(2)`.
 private let requestStop: @convention(c) (Int32) -> Void = { _ in
-  stopRequested = 1
-  var byte: UInt8 = 1
-  _ = write(resizePipeWriter, &byte, 1)
+  stopRequested.store(true, ordering: .sequentiallyConsistent)
+  wakeReader()
 }
 
 /// Counts a `SIGCONT` (`fg`, `kill -CONT`) and wakes the reader: the
@@ -133,11 +140,10 @@ private let requestStop: @convention(c) (Int32) -> Void = { _ in
 /// stop. A reentry written by the handler could land after the redraw: the
 /// screen went blank, then was drawn a second time.
 ///
-/// Async-signal-safe: only `write(2)`.
+/// Async-signal-safe: an atomic add and `write(2)`.
 private let noteContinue: @convention(c) (Int32) -> Void = { _ in
-  continuesSeen &+= 1
-  var byte: UInt8 = 1
-  _ = write(resizePipeWriter, &byte, 1)
+  continuesSeen.wrappingAdd(1, ordering: .sequentiallyConsistent)
+  wakeReader()
 }
 
 /// Raw mode again, the alternate screen, the cursor hidden and the screen
@@ -152,8 +158,18 @@ private func reenterFullScreenNow() {
 }
 
 private let noteResize: @convention(c) (Int32) -> Void = { _ in
+  wakeReader()
+}
+
+/// Writes a byte to the pipe the reader waits on, from a signal handler.
+///
+/// Keeps `errno` as it was: the handler may have interrupted code between a
+/// failed call and its look at `errno`. Async-signal-safe: only `write(2)`.
+private func wakeReader() {
+  let saved = errno
   var byte: UInt8 = 1
   _ = write(resizePipeWriter, &byte, 1)
+  errno = saved
 }
 
 /// The descriptor that becomes readable when the window was resized, or -1
@@ -229,8 +245,8 @@ func _armTerminalRestore(input: Int32, output: Int32, attributes: termios, raw: 
   rawAttributes.pointee = raw
   restoreInput = input
   restoreOutput = output
-  stopRequested = 0
-  continuesAnswered = continuesSeen
+  stopRequested.store(false, ordering: .sequentiallyConsistent)
+  continuesAnswered = continuesSeen.load(ordering: .sequentiallyConsistent)
   if resizePipeReader < 0 {
     var descriptors: [Int32] = [-1, -1]
     if pipe(&descriptors) == 0 {
@@ -268,8 +284,8 @@ func _armTerminalRestore(input: Int32, output: Int32, attributes: termios, raw: 
 ///   false where job control is off, or outside full-screen mode.
 func _suspendFullScreen() -> Bool {
   guard restoreInput >= 0, suspendsOnStop else { return false }
-  stopRequested = 0
-  let expectedContinues = continuesSeen &+ 1
+  stopRequested.store(false, ordering: .sequentiallyConsistent)
+  let expectedContinues = continuesSeen.load(ordering: .sequentiallyConsistent) &+ 1
   restoreTerminalNow()
   var stop = sigaction()
   sigemptyset(&stop.sa_mask)
@@ -304,9 +320,7 @@ func _suspendFullScreen() -> Bool {
 /// Whether a `SIGTSTP` came since the last call; the reader then suspends
 /// with ``_suspendFullScreen()``.
 func _takeStopRequest() -> Bool {
-  guard stopRequested != 0 else { return false }
-  stopRequested = 0
-  return true
+  stopRequested.exchange(false, ordering: .sequentiallyConsistent)
 }
 
 /// Takes the terminal back after a `SIGCONT` that ``_suspendFullScreen()``
@@ -316,7 +330,7 @@ func _takeStopRequest() -> Bool {
 /// may have set the terminal for itself meanwhile. Called on the thread
 /// that draws, which then draws the whole screen.
 func _takeContinueRequest() {
-  let seen = continuesSeen
+  let seen = continuesSeen.load(ordering: .sequentiallyConsistent)
   guard seen != continuesAnswered else { return }
   continuesAnswered = seen
   reenterFullScreenNow()
