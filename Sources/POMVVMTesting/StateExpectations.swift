@@ -17,7 +17,8 @@
 ///
 /// Key paths go from the recorder's root to a cell, an array or a stream;
 /// they are read after the action ran, so `\.rows[0]` is the row at index 0
-/// once the step is over. Each expectation stands for one change: a cell
+/// once the step is over. A key path may chain through optionals
+/// (`\.detail?.on`); one that ends in `nil` after the action fails the step. Each expectation stands for one change: a cell
 /// that changes twice in a step (`loading`, then `loaded`) is expected with
 /// two calls, in the order the values came. The order of changes of
 /// *different* cells is not compared.
@@ -36,7 +37,9 @@ public struct StateExpectations<Root> {
     }
 
     var keyPath: AnyKeyPath
-    var object: (Root) -> AnyObject
+    /// What the key path reaches after the action; `nil` where it chains
+    /// through an optional that is `nil`.
+    var object: (Root) -> AnyObject?
     var kind: Kind
     /// The expected value, payload or contents, for a diff with what was
     /// seen; `nil` for a predicate.
@@ -56,11 +59,21 @@ public struct StateExpectations<Root> {
   public mutating func changed<Cell: ObservableCell>(
     _ keyPath: KeyPath<Root, Cell>, to value: Cell.Value
   ) where Cell.Value: Equatable {
-    items.append(
-      Item(keyPath: keyPath, object: { $0[keyPath: keyPath] }, kind: .value, expected: value) {
-        guard case .value(_, let new) = $0, let new = new as? Cell.Value else { return false }
-        return new == value
-      })
+    expectValue(keyPath, { $0[keyPath: keyPath] }, to: value)
+  }
+
+  /// Expects the cell at `keyPath`, which chains through optionals
+  /// (`\.detail?.on`), to change to `value`.
+  ///
+  /// A key path that ends in `nil` after the action fails the step.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to a cell.
+  ///   - value: The value it changes to.
+  public mutating func changed<Cell: ObservableCell>(
+    _ keyPath: KeyPath<Root, Cell?>, to value: Cell.Value
+  ) where Cell.Value: Equatable {
+    expectValue(keyPath, { $0[keyPath: keyPath] }, to: value)
   }
 
   /// Expects the cell at `keyPath` to change to a value that satisfies
@@ -73,11 +86,21 @@ public struct StateExpectations<Root> {
   public mutating func changed<Cell: ObservableCell>(
     _ keyPath: KeyPath<Root, Cell>, where predicate: @escaping (Cell.Value) -> Bool
   ) {
-    items.append(
-      Item(keyPath: keyPath, object: { $0[keyPath: keyPath] }, kind: .value, expected: nil) {
-        guard case .value(_, let new) = $0, let new = new as? Cell.Value else { return false }
-        return predicate(new)
-      })
+    expectValue(keyPath, { $0[keyPath: keyPath] }, where: predicate)
+  }
+
+  /// Expects the cell at `keyPath`, which chains through optionals, to
+  /// change to a value that satisfies `predicate`.
+  ///
+  /// A key path that ends in `nil` after the action fails the step.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to a cell.
+  ///   - predicate: Whether the new value is the expected one.
+  public mutating func changed<Cell: ObservableCell>(
+    _ keyPath: KeyPath<Root, Cell?>, where predicate: @escaping (Cell.Value) -> Bool
+  ) {
+    expectValue(keyPath, { $0[keyPath: keyPath] }, where: predicate)
   }
 
   /// Expects the array at `keyPath` to change once, and to hold `elements`
@@ -92,11 +115,21 @@ public struct StateExpectations<Root> {
   public mutating func changed<Element: Identifiable & Equatable>(
     _ keyPath: KeyPath<Root, ObservableArray<Element>>, to elements: [Element]
   ) {
-    items.append(
-      Item(keyPath: keyPath, object: { $0[keyPath: keyPath] }, kind: .array, expected: elements) {
-        guard case .array(_, let new, _) = $0, let new = new as? [Element] else { return false }
-        return new == elements
-      })
+    expectArray(keyPath, { $0[keyPath: keyPath] }, to: elements)
+  }
+
+  /// Expects the array at `keyPath`, which chains through optionals, to
+  /// change once, and to hold `elements` after that change.
+  ///
+  /// A key path that ends in `nil` after the action fails the step.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to an `ObservableArray`.
+  ///   - elements: The array's contents right after the change.
+  public mutating func changed<Element: Identifiable & Equatable>(
+    _ keyPath: KeyPath<Root, ObservableArray<Element>?>, to elements: [Element]
+  ) {
+    expectArray(keyPath, { $0[keyPath: keyPath] }, to: elements)
   }
 
   /// Expects the array at `keyPath` to change once, by a change that
@@ -114,12 +147,23 @@ public struct StateExpectations<Root> {
     _ keyPath: KeyPath<Root, ObservableArray<Element>>,
     where predicate: @escaping (ArrayChange<Element>) -> Bool
   ) {
-    items.append(
-      Item(keyPath: keyPath, object: { $0[keyPath: keyPath] }, kind: .array, expected: nil) {
-        guard case .array(_, _, let change) = $0, let change = change as? ArrayChange<Element>
-        else { return false }
-        return predicate(change)
-      })
+    expectArray(keyPath, { $0[keyPath: keyPath] }, where: predicate)
+  }
+
+  /// Expects the array at `keyPath`, which chains through optionals, to
+  /// change once, by a change that satisfies `predicate`.
+  ///
+  /// A key path that ends in `nil` after the action fails the step.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to an `ObservableArray`.
+  ///   - predicate: Whether the change (its change set and its new
+  ///     contents) is the expected one.
+  public mutating func changed<Element: Identifiable>(
+    _ keyPath: KeyPath<Root, ObservableArray<Element>?>,
+    where predicate: @escaping (ArrayChange<Element>) -> Bool
+  ) {
+    expectArray(keyPath, { $0[keyPath: keyPath] }, where: predicate)
   }
 
   /// Expects the stream at `keyPath` to send `payloads`, in order.
@@ -130,13 +174,21 @@ public struct StateExpectations<Root> {
   public mutating func sent<Payload: Equatable>(
     _ keyPath: KeyPath<Root, EventStream<Payload>>, _ payloads: [Payload]
   ) {
-    for payload in payloads {
-      items.append(
-        Item(keyPath: keyPath, object: { $0[keyPath: keyPath] }, kind: .event, expected: payload) {
-          guard case .event(let sent) = $0, let sent = sent as? Payload else { return false }
-          return sent == payload
-        })
-    }
+    expectEvents(keyPath, { $0[keyPath: keyPath] }, payloads)
+  }
+
+  /// Expects the stream at `keyPath`, which chains through optionals, to
+  /// send `payloads`, in order.
+  ///
+  /// A key path that ends in `nil` after the action fails the step.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to an `EventStream`.
+  ///   - payloads: The events' payloads, one per event.
+  public mutating func sent<Payload: Equatable>(
+    _ keyPath: KeyPath<Root, EventStream<Payload>?>, _ payloads: [Payload]
+  ) {
+    expectEvents(keyPath, { $0[keyPath: keyPath] }, payloads)
   }
 
   /// Expects the stream at `keyPath`, whose events carry nothing (taps), to
@@ -146,9 +198,84 @@ public struct StateExpectations<Root> {
   ///   - keyPath: From the root to an `EventStream<Void>`.
   ///   - count: How many events it sends.
   public mutating func sent(_ keyPath: KeyPath<Root, EventStream<Void>>, times count: Int = 1) {
+    expectTaps(keyPath, { $0[keyPath: keyPath] }, count)
+  }
+
+  /// Expects the stream at `keyPath`, which chains through optionals and
+  /// whose events carry nothing, to send `count` events.
+  ///
+  /// A key path that ends in `nil` after the action fails the step.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to an `EventStream<Void>`.
+  ///   - count: How many events it sends.
+  public mutating func sent(_ keyPath: KeyPath<Root, EventStream<Void>?>, times count: Int = 1) {
+    expectTaps(keyPath, { $0[keyPath: keyPath] }, count)
+  }
+
+  // MARK: One body for each kind, whatever the key path's last type
+
+  private mutating func expectValue<Value: Equatable>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?, to value: Value
+  ) {
+    items.append(
+      Item(keyPath: keyPath, object: object, kind: .value, expected: value) {
+        guard case .value(_, let new) = $0, let new = new as? Value else { return false }
+        return new == value
+      })
+  }
+
+  private mutating func expectValue<Value>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?,
+    where predicate: @escaping (Value) -> Bool
+  ) {
+    items.append(
+      Item(keyPath: keyPath, object: object, kind: .value, expected: nil) {
+        guard case .value(_, let new) = $0, let new = new as? Value else { return false }
+        return predicate(new)
+      })
+  }
+
+  private mutating func expectArray<Element: Identifiable & Equatable>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?, to elements: [Element]
+  ) {
+    items.append(
+      Item(keyPath: keyPath, object: object, kind: .array, expected: elements) {
+        guard case .array(_, let new, _) = $0, let new = new as? [Element] else { return false }
+        return new == elements
+      })
+  }
+
+  private mutating func expectArray<Element: Identifiable>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?,
+    where predicate: @escaping (ArrayChange<Element>) -> Bool
+  ) {
+    items.append(
+      Item(keyPath: keyPath, object: object, kind: .array, expected: nil) {
+        guard case .array(_, _, let change) = $0, let change = change as? ArrayChange<Element>
+        else { return false }
+        return predicate(change)
+      })
+  }
+
+  private mutating func expectEvents<Payload: Equatable>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?, _ payloads: [Payload]
+  ) {
+    for payload in payloads {
+      items.append(
+        Item(keyPath: keyPath, object: object, kind: .event, expected: payload) {
+          guard case .event(let sent) = $0, let sent = sent as? Payload else { return false }
+          return sent == payload
+        })
+    }
+  }
+
+  private mutating func expectTaps(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?, _ count: Int
+  ) {
     for _ in 0..<max(0, count) {
       items.append(
-        Item(keyPath: keyPath, object: { $0[keyPath: keyPath] }, kind: .event, expected: ()) {
+        Item(keyPath: keyPath, object: object, kind: .event, expected: ()) {
           guard case .event = $0 else { return false }
           return true
         })

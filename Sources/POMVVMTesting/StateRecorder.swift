@@ -351,7 +351,13 @@ public final class StateRecorder<Root> {
     var expectedOf: [ObjectIdentifier: [StateExpectations<Root>.Item]] = [:]
     var problems: [String] = []
     for item in expectations {
-      guard let identity = BindingGraph._stateIdentity(of: item.object(root)),
+      guard let object = item.object(root) else {
+        problems.append(
+          "Expected a change of \(name(of: item)), which is nil after the action "
+            + "(an optional on its path is nil)")
+        continue
+      }
+      guard let identity = BindingGraph._stateIdentity(of: object),
         states[identity] != nil || changesOf[identity] != nil
       else {
         problems.append(
@@ -408,9 +414,12 @@ public final class StateRecorder<Root> {
   /// An expectation's key path as written, or, for a computed property
   /// (whose name key paths do not keep), the type it leads to.
   private func name(of item: StateExpectations<Root>.Item) -> String {
-    let written = "\(item.keyPath)"
+    var written = "\(item.keyPath)"
+    // An optional chain prints with the wrap that ends it: `detail?.on?`.
+    if written.hasSuffix("?"), written.dropLast().contains("?.") { written.removeLast() }
     guard written.contains("<computed") else { return written }
-    return "a computed \(type(of: item.object(root))) of \(Root.self)"
+    guard let object = item.object(root) else { return "a computed property of \(Root.self)" }
+    return "a computed \(type(of: object)) of \(Root.self)"
   }
 
   /// A change nobody expected, with its old and new value.

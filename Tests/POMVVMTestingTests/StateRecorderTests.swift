@@ -48,6 +48,19 @@ private final class ListScreen {
   }
 }
 
+/// A screen whose detail is optional: there only while an item is open.
+@MainActor
+private final class OptionalDetailScreen {
+  @MainActor final class Detail: ViewModel {
+    let on = Observable(false)
+    let tags = ObservableArray([FormViewModel.Tag(id: 1, name: "a")])
+    let saved = EventStream<String>()
+    let tapped = EventStream<Void>()
+  }
+
+  var detail: Detail? = Detail()
+}
+
 @MainActor
 @Suite("StateRecorder")
 struct StateRecorderTests {
@@ -381,6 +394,53 @@ struct StateRecorderTests {
         the recorder follows (it is not stored in FormViewModel's properties)
         """
       ])
+  }
+
+  @Test func keyPathsMayChainThroughOptionals() {
+    let screen = OptionalDetailScreen()
+    let recorder = StateRecorder(of: screen)
+    #expect(
+      recorder.recordedPaths == ["detail.on", "detail.saved", "detail.tags", "detail.tapped"])
+    recorder.perform {
+      screen.detail?.on.value = true
+      screen.detail?.tags.append(.init(id: 2, name: "b"))
+      screen.detail?.saved.send("x")
+      screen.detail?.tapped.send()
+    } expecting: {
+      $0.changed(\.detail?.on, to: true)
+      $0.changed(\.detail?.tags, to: [.init(id: 1, name: "a"), .init(id: 2, name: "b")])
+      $0.sent(\.detail?.saved, ["x"])
+      $0.sent(\.detail?.tapped)
+    }
+    recorder.perform {
+      screen.detail?.on.value = false
+      screen.detail?.tags.remove(id: 2)
+    } expecting: {
+      $0.changed(\.detail?.on) { $0 == false }
+      $0.changed(\.detail?.tags) { $0.changeSet.removals.map(\.element.id) == [2] }
+    }
+    recorder.finish()
+  }
+
+  @Test func aKeyPathThatEndsInNilAfterTheActionFails() {
+    let screen = OptionalDetailScreen()
+    let recorder = StateRecorder(of: screen)
+    let failures = recordedFailures {
+      recorder.perform {
+        screen.detail = nil
+      } expecting: {
+        $0.changed(\.detail?.on, to: true)
+      }
+    }
+    #expect(
+      failures.map(\.message) == [
+        """
+        StateRecorder found 1 problem in this step:
+        Expected a change of \\OptionalDetailScreen.detail?.on, which is nil after the action \
+        (an optional on its path is nil)
+        """
+      ])
+    recorder.finish()
   }
 }
 
