@@ -28,6 +28,18 @@ public final class ToDoEditorViewModel: ViewModel {
   /// Whether the item was deleted; a deleted item refuses edits.
   public var isDetached: Bool { title.base.isDetached }
 
+  /// A new editor of the same item, when it is in the list again after
+  /// being deleted (an undo or a redo put it back); `nil` while it is
+  /// deleted.
+  ///
+  /// This editor stays detached, as the kit's law wants; the new one edits
+  /// the item as it is now.
+  ///
+  /// - Returns: The new editor, or `nil` if no item has this id.
+  public func reopened() -> ToDoEditorViewModel? {
+    store.items.cell(for: id).map { ToDoEditorViewModel(item: $0, in: store, history: history) }
+  }
+
   /// Deletes the item being edited.
   ///
   /// - Returns: `false` if it was already deleted (reported to

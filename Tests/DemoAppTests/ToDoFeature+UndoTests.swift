@@ -58,6 +58,43 @@ struct ToDoUndoTests {
           error: "error: nothing to undo\nerror: nothing to undo\n"))
   }
 
+  /// An undo that deletes the item the detail shows leaves the detail
+  /// detached; the redo that brings the item back makes it editable again,
+  /// as a notes app's editor comes back with ⇧⌘Z.
+  @Test func theDetailEditsAgainAnItemThatARedoBroughtBack() async {
+    #expect(
+      await runScript(
+        """
+        add Buy milk
+        open 3
+        undo
+        render
+        redo
+        title Call mom
+        render
+        back
+        render
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 0,
+          output: """
+            To-do item
+              Title: Buy milk
+              (deleted: this item is no longer in the list)
+
+            To-do item
+              Title: Call mom
+
+            To-do (3 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+              3. Call mom
+            Last change: update [2]
+
+            """,
+          error: ""))
+  }
+
   @Test func anUndoneChangeIsSavedAndARestartFindsIt() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("pomvvm-undo-\(UUID().uuidString)")

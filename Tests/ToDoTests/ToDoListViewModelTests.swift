@@ -74,6 +74,21 @@ struct ToDoListViewModelTests {
     #expect(editorView.lines[1] == "  Title: Buy milk", "the refused edit snapped back")
   }
 
+  @Test func aDeletedItemBroughtBackByUndoGetsANewEditorAndTheOldOneStaysDetached() throws {
+    let (list, view) = try makeList(2)
+    let editor = try list.editor(row: 2)
+    #expect(editor.reopened() != nil, "an item still in the list can be reopened too")
+    #expect(editor.delete())
+    #expect(editor.reopened() == nil, "nothing to reopen while the item is deleted")
+    #expect(list.history.undo())
+    let again = try #require(editor.reopened())
+    #expect(editor.isDetached, "the old editor keeps refusing edits")
+    #expect(!again.isDetached)
+    #expect(again.id == editor.id)
+    again.title.value = "Back again"
+    #expect(view.lines[2] == "  2. Back again")
+  }
+
   @Test func idsStayUniqueAfterDeletions() throws {
     let (list, _) = try makeList(3)
     try list.delete(row: 1)

@@ -96,6 +96,10 @@ public final class ToDoFeature: DemoFeature {
   var editor: LineEditor?
   var notice: String?
 
+  /// Brings the detail screen back to its item when an undo or redo puts
+  /// the item back in the list.
+  var reopening: Subscription?
+
   /// Creates the feature on its list screen.
   ///
   /// Without a store file, or with one that does not exist yet, the list
@@ -123,6 +127,7 @@ public final class ToDoFeature: DemoFeature {
     list = ToDoListViewModel(store: store)
     listView.bind(to: list)
     saveStatus.bind(to: list)
+    reopening = store.items.observeChanges { [weak self] _ in self?.reopenEditorIfItCameBack() }
     if store.fileURL != nil {
       SignalFlush.register(self) { [weak store] in store?.flush() }
     }
