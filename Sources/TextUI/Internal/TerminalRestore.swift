@@ -185,13 +185,19 @@ func _drainResizeNotifications() {
 private func install(
   _ handler: @convention(c) (Int32) -> Void, flags: Int32 = 0, for signal: Int32
 ) {
+  var action = handlerAction(handler)
+  install(&action, flags: flags, for: signal)
+}
+
+/// An action that runs `handler`; its mask and flags are left to set.
+private func handlerAction(_ handler: @convention(c) (Int32) -> Void) -> sigaction {
   var action = sigaction()
   #if canImport(Darwin)
   action.__sigaction_u.__sa_handler = handler
   #else
   action.__sigaction_handler.sa_handler = handler
   #endif
-  install(&action, flags: flags, for: signal)
+  return action
 }
 
 private func install(
@@ -305,12 +311,7 @@ func _suspendFullScreen() -> Bool {
   reenterFullScreenNow()
   // The SIGTSTP handler goes back without touching `previousActions`,
   // which keep what to restore when full-screen mode ends.
-  var again = sigaction()
-  #if canImport(Darwin)
-  again.__sigaction_u.__sa_handler = requestStop
-  #else
-  again.__sigaction_handler.sa_handler = requestStop
-  #endif
+  var again = handlerAction(requestStop)
   sigemptyset(&again.sa_mask)
   again.sa_flags = SA_RESTART
   _ = sigaction(SIGTSTP, &again, nil)
