@@ -5,14 +5,14 @@ extension MasterDetailFeature {
   /// The keys of the screen showing, for the help line, with what undo
   /// and redo would do next (`u undo: Rename`).
   public var keyHelp: String {
-    let history = HistoryCommand.keyHelp(for: master.history)
+    let historyKeys = HistoryCommand.keyHelp(for: history)
     switch screen {
     case .list:
-      return "↑/↓ move  space toggle  enter open  a add  d delete  \(history)  q quit"
+      return "↑/↓ move  space toggle  enter open  a add  d delete  \(historyKeys)  q quit"
     case .detail where editor != nil:
       return LineEditor.keyHelp
     case .detail:
-      return "space toggle  e edit text  d delete  \(history)  esc/b back  q quit"
+      return "space toggle  e edit text  d delete  \(historyKeys)  esc/b back  q quit"
     }
   }
 
@@ -84,16 +84,8 @@ extension MasterDetailFeature {
       edit(with: key)
       return .continue
     }
-    switch key {
-    case .character("q"): return .quit
-    case .character("u"):
-      undo()
-      return .continue
-    case .character("U"):
-      redo()
-      return .continue
-    default: break
-    }
+    if key == .character("q") { return .quit }
+    if handleHistoryKey(key) { return .continue }
     switch screen {
     case .list: handleOnList(key)
     case .detail: handleOnDetail(key)

@@ -1,26 +1,9 @@
 import MasterDetail
 import POMVVM
 
-extension MasterDetailFeature {
-  /// Takes back the last change of the items, on either screen.
-  ///
-  /// - Returns: `false` if there was nothing to take back, or it could not
-  ///   be (the history reported why).
-  @discardableResult
-  func undo() -> Bool {
-    defer { cursor.clamp(toRowCount: rowCount) }
-    return master.history.undo()
-  }
-
-  /// Makes the change taken back last again, on either screen.
-  ///
-  /// - Returns: `false` if there was nothing to make again, or it could not
-  ///   be (the history reported why).
-  @discardableResult
-  func redo() -> Bool {
-    defer { cursor.clamp(toRowCount: rowCount) }
-    return master.history.redo()
-  }
+extension MasterDetailFeature: UndoableFeature {
+  /// The history of the items, which the list and the detail share.
+  var history: UndoHistory { master.history }
 
   /// `undo` and `redo`, on either screen.
   ///
@@ -30,10 +13,10 @@ extension MasterDetailFeature {
     switch command.word {
     case "undo":
       try command.expectNoArgument()
-      try HistoryCommand.undo(in: master.history, undo)
+      try HistoryCommand.undo(in: history, undo)
     case "redo":
       try command.expectNoArgument()
-      try HistoryCommand.redo(in: master.history, redo)
+      try HistoryCommand.redo(in: history, redo)
     default:
       return false
     }

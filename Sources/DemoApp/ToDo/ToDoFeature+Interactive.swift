@@ -6,15 +6,15 @@ extension ToDoFeature {
   /// The keys of the screen showing, for the help line; at 10 items the
   /// list's `a` says it is disabled.
   public var keyHelp: String {
-    let history = HistoryCommand.keyHelp(for: list.history)
+    let historyKeys = HistoryCommand.keyHelp(for: history)
     switch screen {
     case .list:
       let add = list.canAdd.value ? "a add" : "a add (full)"
-      return "↑/↓ move  enter open  \(add)  d delete  \(history)  q quit"
+      return "↑/↓ move  enter open  \(add)  d delete  \(historyKeys)  q quit"
     case .detail where editor != nil:
       return LineEditor.keyHelp
     case .detail:
-      return "e edit title  d delete  \(history)  esc/b back  q quit"
+      return "e edit title  d delete  \(historyKeys)  esc/b back  q quit"
     }
   }
 
@@ -88,16 +88,8 @@ extension ToDoFeature {
       edit(with: key)
       return .continue
     }
-    switch key {
-    case .character("q"): return .quit
-    case .character("u"):
-      undo()
-      return .continue
-    case .character("U"):
-      redo()
-      return .continue
-    default: break
-    }
+    if key == .character("q") { return .quit }
+    if handleHistoryKey(key) { return .continue }
     switch screen {
     case .list: handleOnList(key)
     case .detail: handleOnDetail(key)

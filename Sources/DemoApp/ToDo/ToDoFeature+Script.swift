@@ -91,7 +91,6 @@ extension ToDoFeature {
   ///
   /// - Returns: Whether the command was one of them.
   private func performHistoryCommand(_ command: ScriptCommand) throws(ScriptError) -> Bool {
-    let history = list.history
     var saveError: StoreError?
     switch command.word {
     case "undo":
