@@ -75,8 +75,10 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   @usableFromInline
   @exclusivity(unchecked)
   var _query: LiveQuery<Element>?
-  /// Set when the adapter read the query in the middle of one of its
-  /// deliveries: the number of the array's last change then. Until the
+  /// The number of the array's last change when the adapter read the query
+  /// in the middle of one of its deliveries; `nil` otherwise.
+  ///
+  /// Until the
   /// array delivers a later change, a change the query delivers may be one
   /// the ids show already, so each is diffed against the query rather than
   /// followed.
