@@ -38,6 +38,7 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
   ///   - key: The key of a section after the batch, by its new index.
   ///   - sectionIDs: The ids of an inserted section, by its new index.
   ///   - id: The id of an inserted row, by its new path.
+  /// - Returns: Whether the batch fits.
   mutating func follow(
     _ batch: SectionedBatchUpdate, key: (Int) -> Key, sectionIDs: (Int) -> [ID],
     id: (RowPath) -> ID
@@ -121,8 +122,8 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     }
     while nextOld < oldCount && leaves[nextOld] { nextOld += 1 }
     guard nextOld == oldCount else { return false }
-    keys = newKeys.map { $0! }
-    ids = newIDs.map { $0! }
+    keys = newKeys.compactMap { $0 }
+    ids = newIDs.compactMap { $0 }
     return true
   }
 }
