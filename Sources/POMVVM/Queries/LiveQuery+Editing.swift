@@ -34,6 +34,9 @@ extension LiveQuery {
   ///   - offsets: Positions in the query, as it is now.
   ///   - destination: A position in the query, as it is now, from `0`
   ///     through `count`.
+  ///   - fileID: Where the move is asked for, for the report of a refusal;
+  ///     by default, the caller's file.
+  ///   - line: Where the move is asked for; by default, the caller's line.
   /// - Returns: Whether the elements moved; `false` for a sorted query or
   ///   an out-of-range position, which are reported.
   /// - Complexity: O(*n*): one change of the array.
@@ -85,17 +88,16 @@ extension LiveQuery {
       }
     }
     array.batch { elements in
-      let moved = moving.map { id in elements.first { $0.id == id }! }
+      var byID: [Element.ID: Element] = [:]
+      for element in elements where movingSet.contains(element.id) { byID[element.id] = element }
       elements.removeAll { movingSet.contains($0.id) }
-      let index: Int
-      if let anchor {
-        index = elements.firstIndex { $0.id == anchor }!
-      } else if let lastStaying {
-        index = elements.firstIndex { $0.id == lastStaying }! + 1
-      } else {
-        index = elements.count
+      var index = elements.count
+      if let anchor, let found = elements.firstIndex(where: { $0.id == anchor }) {
+        index = found
+      } else if let lastStaying, let found = elements.firstIndex(where: { $0.id == lastStaying }) {
+        index = found + 1
       }
-      elements.insert(contentsOf: moved, at: index)
+      elements.insert(contentsOf: moving.compactMap { byID[$0] }, at: index)
     }
     return true
   }

@@ -147,8 +147,10 @@ public final class LiveQuery<Element: Identifiable> {
     return _engine.array.cell(for: id)
   }
 
-  /// Which elements the query shows. Setting it evaluates every element
-  /// again at once and publishes one change.
+  /// Which elements the query shows.
+  ///
+  /// Setting it evaluates every element again at once and publishes one
+  /// change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
   public var isIncluded: (Element) -> Bool {
@@ -159,8 +161,9 @@ public final class LiveQuery<Element: Identifiable> {
     }
   }
 
-  /// The query's order, or `nil` for the array's order. Setting it orders
-  /// the rows again at once and publishes one change.
+  /// The query's order, or `nil` for the array's order.
+  ///
+  /// Setting it orders the rows again at once and publishes one change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
   public var areInIncreasingOrder: ((Element, Element) -> Bool)? {
@@ -255,7 +258,8 @@ public final class LiveQuery<Element: Identifiable> {
     for (index, row) in touched.enumerated() {
       switch (row.oldRow >= 0, row.newRow >= 0) {
       case (true, false):
-        changeSet.removals.append(.init(index: row.oldRow, element: row.oldValue!))
+        changeSet.removals.append(
+          .init(index: row.oldRow, element: _required(row.oldValue, "no old value")))
       case (false, true):
         changeSet.insertions.append(.init(index: row.newRow, element: _engine.value(of: row.id)))
       case (true, true):
@@ -271,7 +275,8 @@ public final class LiveQuery<Element: Identifiable> {
       if row.changed {
         changeSet.updates.append(
           .init(
-            oldIndex: row.oldRow, newIndex: row.newRow, oldElement: row.oldValue!,
+            oldIndex: row.oldRow, newIndex: row.newRow,
+            oldElement: _required(row.oldValue, "no old value"),
             newElement: _engine.value(of: row.id)))
       }
     }

@@ -140,8 +140,10 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     return _engine.array.cell(for: id)
   }
 
-  /// Which elements the query shows. Setting it evaluates every element
-  /// again at once and publishes one change.
+  /// Which elements the query shows.
+  ///
+  /// Setting it evaluates every element again at once and publishes one
+  /// change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
   public var isIncluded: (Element) -> Bool {
@@ -153,8 +155,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   }
 
   /// The order of the rows in each section, or `nil` for the array's
-  /// order. Setting it orders the rows again at once and publishes one
-  /// change.
+  /// order.
+  ///
+  /// Setting it orders the rows again at once and publishes one change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
   public var areInIncreasingOrder: ((Element, Element) -> Bool)? {
@@ -244,6 +247,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     let deleted = Set(step.deletedSections)
     let inserted = Set(step.insertedSections)
     var kept: [Int] = []
+    var changedRows: [RowPath] = []
     for (index, row) in touched.enumerated() {
       // A row of a deleted section goes with it; a row of an inserted one
       // comes with it.
@@ -256,7 +260,10 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
           kept.append(index)
         } else {
           batch.moves.append(.init(from: from, to: to))
-          if row.changed { batch.reconfigurations.append(to) }
+          if row.changed {
+            batch.reconfigurations.append(to)
+            changedRows.append(to)
+          }
         }
       } else {
         if leaves { batch.deletions.append(from) }
@@ -274,17 +281,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
         batch.moves.append(.init(from: from, to: to))
         if row.changed { batch.reconfigurations.append(to) }
       }
+      if row.changed { changedRows.append(to) }
     }
-    if !batch.reloads.isEmpty || !batch.reconfigurations.isEmpty {
-      var changedRows = batch.reconfigurations
-      for from in batch.reloads {
-        let row = touched.first {
-          $0.oldSection == from.section && $0.oldRow == from.row && $0.newRow >= 0
-        }!
-        changedRows.append(RowPath(section: row.newSection, row: row.newRow))
-      }
-      batch.changedRows = changedRows.sorted()
-    }
+    batch.changedRows = changedRows.sorted()
     batch.deletions.sort()
     batch.insertions.sort()
     batch.reloads.sort()

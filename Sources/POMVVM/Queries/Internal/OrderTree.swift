@@ -20,15 +20,16 @@ struct _OrderTree<ID: Hashable> {
   private(set) var size: [Int32] = []
   private(set) var ids: [ID] = []
   private var free: [Int32] = []
-  /// The node of every id in a tree.
-  private(set) var nodeOf: [ID: Int32] = [:]
+  /// The node of every id in a tree: an open-addressing table of node
+  /// numbers with linear probing, whose keys are read from `ids`, so it
+  /// costs 4 bytes a slot and holds no second copy of the ids.
+  private var table: [Int32] = []
+  /// How many ids the trees hold together.
+  private(set) var count = 0
   /// The root of each tree, or -1 while it is empty.
   var roots: [Int32] = []
 
   static var none: Int32 { -1 }
-
-  /// How many ids the trees hold together.
-  var count: Int { nodeOf.count }
 
   /// The number of rows of tree `tree`.
   func count(of tree: Int) -> Int {
@@ -62,16 +63,17 @@ struct _OrderTree<ID: Hashable> {
     size.removeAll(keepingCapacity: true)
     ids.removeAll(keepingCapacity: true)
     free.removeAll()
-    nodeOf.removeAll(keepingCapacity: true)
+    table.removeAll()
+    count = 0
     roots = [Int32](repeating: Self.none, count: trees)
   }
 
   /// Whether `id` is in a tree.
-  func contains(_ id: ID) -> Bool { nodeOf[id] != nil }
+  func contains(_ id: ID) -> Bool { node(of: id) != nil }
 
   /// The tree that `id` is in.
   func tree(of id: ID) -> Int? {
-    guard var node = nodeOf[id] else { return nil }
+    guard var node = node(of: id) else { return nil }
     while parent[Int(node)] >= 0 { node = parent[Int(node)] }
     return Int(-parent[Int(node)] - 2)
   }
@@ -80,7 +82,7 @@ struct _OrderTree<ID: Hashable> {
   ///
   /// - Complexity: O(log *n*) expected.
   func rank(of id: ID) -> Int? {
-    guard let node = nodeOf[id] else { return nil }
+    guard let node = node(of: id) else { return nil }
     return rank(node: node)
   }
 
@@ -152,7 +154,7 @@ struct _OrderTree<ID: Hashable> {
       parent.append(Self.none)
       size.append(1)
     }
-    nodeOf[id] = node
+    tableInsert(node)
     return node
   }
 
@@ -242,7 +244,7 @@ struct _OrderTree<ID: Hashable> {
   /// - Complexity: O(log *n*) expected.
   @discardableResult
   mutating func remove(_ id: ID) -> (tree: Int, position: Int)? {
-    guard let node = nodeOf.removeValue(forKey: id) else { return nil }
+    guard let node = tableRemove(id) else { return nil }
     let position = rank(node: node)
     let n = Int(node)
     let l = left[n]
@@ -282,6 +284,16 @@ struct _OrderTree<ID: Hashable> {
   /// - Complexity: O(*k*) for *k* ids, besides freeing the old rows.
   mutating func build(_ ordered: [ID], in tree: Int) {
     for id in self.ids(of: tree) { remove(id) }
+    let total = count + ordered.count
+    if total * 4 > table.count * 3 {
+      regrow(capacity: total + total / 2)
+    }
+    let reserve = ids.count + ordered.count - free.count
+    ids.reserveCapacity(reserve)
+    left.reserveCapacity(reserve)
+    right.reserveCapacity(reserve)
+    parent.reserveCapacity(reserve)
+    size.reserveCapacity(reserve)
     // A Cartesian tree by priority, built left to right with a stack of
     // the rightmost path.
     var stack: [Int32] = []
@@ -305,10 +317,86 @@ struct _OrderTree<ID: Hashable> {
     }
     // The bottom of the stack is the root.
     var root = Self.none
-    if let first = ordered.first, var node = nodeOf[first] {
+    if let first = ordered.first, var node = node(of: first) {
       while parent[Int(node)] >= 0 { node = parent[Int(node)] }
       root = node
     }
     setRoot(root, of: tree)
+  }
+
+  // MARK: - The id table
+
+  /// The node of `id`, if a tree holds it.
+  ///
+  /// - Complexity: O(1) on average.
+  func node(of id: ID) -> Int32? {
+    guard count != 0 else { return nil }
+    let capacity = table.count
+    var slot = _homeSlot(of: id, capacity)
+    while true {
+      let node = table[slot]
+      if node < 0 { return nil }
+      if ids[Int(node)] == id { return node }
+      slot = slot &+ 1 == capacity ? 0 : slot &+ 1
+    }
+  }
+
+  private mutating func tableInsert(_ node: Int32) {
+    if (count + 1) * 4 > table.count * 3 {
+      // The new node is in `ids` already: the rebuild places it too.
+      regrow(capacity: Swift.max(16, (count + 1) * 2))
+      return
+    }
+    place(node)
+    count += 1
+  }
+
+  private mutating func place(_ node: Int32) {
+    let capacity = table.count
+    var slot = _homeSlot(of: ids[Int(node)], capacity)
+    while table[slot] >= 0 { slot = slot &+ 1 == capacity ? 0 : slot &+ 1 }
+    table[slot] = node
+  }
+
+  /// Places every node that is not free in a table of `capacity` slots.
+  private mutating func regrow(capacity: Int) {
+    table = [Int32](repeating: Self.none, count: Swift.max(16, capacity))
+    var isFree = [Bool](repeating: false, count: ids.count)
+    for node in free { isFree[Int(node)] = true }
+    count = 0
+    for node in ids.indices where !isFree[node] {
+      place(Int32(node))
+      count += 1
+    }
+  }
+
+  /// Takes `id` out of the table; returns its node.
+  private mutating func tableRemove(_ id: ID) -> Int32? {
+    guard count != 0 else { return nil }
+    let capacity = table.count
+    var hole = _homeSlot(of: id, capacity)
+    while true {
+      let node = table[hole]
+      if node < 0 { return nil }
+      if ids[Int(node)] == id { break }
+      hole = hole &+ 1 == capacity ? 0 : hole &+ 1
+    }
+    let found = table[hole]
+    // Backward-shift deletion: pull later entries of the run into the hole
+    // when their home is not between the hole and them.
+    var next = hole
+    while true {
+      next = next &+ 1 == capacity ? 0 : next &+ 1
+      let moved = table[next]
+      if moved < 0 { break }
+      let home = _homeSlot(of: ids[Int(moved)], capacity)
+      let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+      if stays { continue }
+      table[hole] = moved
+      hole = next
+    }
+    table[hole] = Self.none
+    count -= 1
+    return found
   }
 }

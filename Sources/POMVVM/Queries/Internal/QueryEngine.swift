@@ -49,7 +49,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// The current value of an element of the array, by id.
   @inline(__always)
   func value(of id: Element.ID) -> Element {
-    array._elements[array._index(of: id)!]
+    array._elements[_required(array._index(of: id), "row \(id) is not in the array")]
   }
 
   /// The index in `sections` of a key, or where it would go.
@@ -96,7 +96,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     var table: [Element.ID: Element] = [:]
     table.reserveCapacity(buffer.count)
     for element in buffer { table[element.id] = element }
-    return ids.map { table[$0]! }
+    return ids.compactMap { table[$0] }
   }
 
   // MARK: - Evaluating everything
@@ -125,9 +125,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     treeOfKey.removeAll()
     keyOfTree.removeAll()
     freeTrees.removeAll()
-    let keys = groups.keys.sorted(by: sectionOrder)
-    for key in keys {
-      var positions = groups[key]!
+    for (key, group) in groups.sorted(by: { sectionOrder($0.key, $1.key) }) {
+      var positions = group
       if let order = areInIncreasingOrder {
         positions.sort { a, b in
           if order(elements[a], elements[b]) { return true }
@@ -222,7 +221,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     for index in touched.indices {
       let id = touched[index].id
       guard let number = tree.tree(of: id), let row = tree.rank(of: id) else { continue }
-      let key = keyOfTree[number]!
+      let key = _required(keyOfTree[number], "tree \(number) has no section")
       touched[index].oldKey = key
       touched[index].oldRow = row
       touched[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
@@ -277,7 +276,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       // Old indices above are taken before any section is inserted.
       for key in appeared {
         let (index, _) = sectionIndex(of: key)
-        sections.insert((key, treeOfKey[key]!), at: index)
+        sections.insert((key, _required(treeOfKey[key], "no tree for \(key)")), at: index)
       }
     }
     var insertedSections: [Int] = []
@@ -285,7 +284,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     insertedSections.sort()
     for index in touched.indices {
       guard let key = touched[index].newKey else { continue }
-      touched[index].newRow = tree.rank(of: touched[index].id)!
+      touched[index].newRow = _required(tree.rank(of: touched[index].id), "row not inserted")
       touched[index].newSection = isFlat ? 0 : sectionIndex(of: key).index
     }
     return Step(
@@ -296,7 +295,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// `other`: by the sort order, then by the array's order.
   @inline(__always)
   func isBefore(_ element: Element, at position: Int, _ other: Element.ID) -> Bool {
-    let otherPosition = array._index(of: other)!
+    let otherPosition = _required(array._index(of: other), "row \(other) is not in the array")
     if let order = areInIncreasingOrder {
       let otherElement = array._elements[otherPosition]
       if order(element, otherElement) { return true }
@@ -328,8 +327,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       if row.oldRow >= 0 { oldRows[row.oldSection, default: []].append(row.oldRow) }
       if row.newRow >= 0 { newRows[row.newSection, default: []].append(row.newRow) }
     }
-    for key in oldRows.keys { oldRows[key]!.sort() }
-    for key in newRows.keys { newRows[key]!.sort() }
+    oldRows = oldRows.mapValues { $0.sorted() }
+    newRows = newRows.mapValues { $0.sorted() }
     func below(_ sorted: [Int], _ value: Int) -> Int {
       var low = 0
       var high = sorted.count
@@ -343,8 +342,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     var candidates: [Int] = []
     for index in byOld {
       let row = touched[index]
-      let oldGap = row.oldRow - below(oldRows[row.oldSection]!, row.oldRow)
-      let newGap = row.newRow - below(newRows[row.newSection]!, row.newRow)
+      let oldGap = row.oldRow - below(oldRows[row.oldSection] ?? [], row.oldRow)
+      let newGap = row.newRow - below(newRows[row.newSection] ?? [], row.newRow)
       if oldGap == newGap { candidates.append(index) }
     }
     let run = _IdentityDiff._longestIncreasingRun(candidates.map { touched[$0].newRow })
@@ -379,7 +378,10 @@ extension _QueryEngine {
       old.reserveCapacity(reload.old.count)
       for element in reload.old { old[element.id] = element }
       return .reevaluate(
-        oldValue: { old[$0]! },
+        oldValue: { id in
+          guard let value = old[id] else { preconditionFailure("LiveQuery: a row was not shown") }
+          return value
+        },
         changed: { id in
           guard let before = old[id], let index = self.array._index(of: id) else { return true }
           return !isUnchanged(before, self.array._elements[index])
@@ -405,8 +407,16 @@ extension _QueryEngine {
     return .reevaluate(
       oldValue: { id in
         if let earliest = touched[id] { return earliest }
-        return self.array._elements[self.array._index(of: id)!]
+        return self.value(of: id)
       },
       changed: { touched[$0] != nil })
   }
+}
+
+/// The value of an optional that the query's invariants say is there.
+@MainActor
+@inline(__always)
+func _required<Value>(_ value: Value?, _ what: @autoclosure () -> String) -> Value {
+  guard let value else { preconditionFailure("LiveQuery: \(what())") }
+  return value
 }
