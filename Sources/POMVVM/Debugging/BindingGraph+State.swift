@@ -85,7 +85,8 @@ extension BindingGraph {
       if let waiting = _TimeOperators.waiting(of: list), waiting._isWaiting {
         let path = finder.labels[ObjectIdentifier(list)].map { " \"\($0)\"" } ?? ""
         work.operators.append(
-          waiting._operatorName + path + (list._origin.map { " (made at \($0))" } ?? ""))
+          waiting._operatorName + path
+            + (list._origin.map { " (made at \($0.split(separator: "/").last ?? ""))" } ?? ""))
       }
       toVisit += list._dependentEdges.map(\.node)
       list._forEachObserver { observer in

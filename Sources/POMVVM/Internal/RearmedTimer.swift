@@ -146,3 +146,10 @@ package func _shortDuration(_ duration: Duration) -> String {
   }
   return "\(microseconds)us"
 }
+
+/// The file name of a `#fileID`: `TodosViewModel.swift` for
+/// `ToDo/TodosViewModel.swift`, as reports of pending work name it.
+func _fileName(_ fileID: StaticString) -> String {
+  let text = "\(fileID)"
+  return text.split(separator: "/").last.map(String.init) ?? text
+}

@@ -104,7 +104,7 @@ public final class Effects {
     if cancelInFlight { cancel(id: id) }
     nextToken += 1
     let token = nextToken
-    let origin = "effect \(Self.quoted(id)) (started at \(fileID):\(line))"
+    let origin = "effect \(Self.quoted(id)) (started at \(_fileName(fileID)):\(line))"
     let task = Task { [weak self] in
       do {
         try await _WaitOrigin.$current.withValue(origin) { try await operation() }
@@ -169,7 +169,8 @@ public final class Effects {
   /// Not API: POMVVMTesting's `StateRecorder.finish()` reports them.
   package var _runningDescriptions: [String] {
     running.sorted { $0.key < $1.key }.map { _, operation in
-      "\(Self.quoted(operation.id.base)) (started at \(operation.fileID):\(operation.line))"
+      "\(Self.quoted(operation.id.base)) (started at \(_fileName(operation.fileID)):"
+        + "\(operation.line))"
     }
   }
 

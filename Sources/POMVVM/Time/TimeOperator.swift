@@ -39,7 +39,8 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
     self.duration = duration
     let name = Self.name(of: rule, duration)
     timer = _RearmedTimer(
-      clock: clock, origin: "\(name)" + (line == 0 ? "" : " (made at \(fileID):\(line))"))
+      clock: clock,
+      origin: "\(name)" + (line == 0 ? "" : " (made at \(_fileName(fileID)):\(line))"))
     listID = ObjectIdentifier(list)
     timer.fire = { [unowned self] in self.fired() }
     _TimeOperators.register(self, for: list)
@@ -59,7 +60,12 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
 
   var _operatorName: String { Self.name(of: rule, duration) }
 
-  var _isWaiting: Bool { timer.isArmed }
+  /// Whether the operator holds something back: an open throttle window
+  /// that holds no change has nothing left to deliver.
+  var _isWaiting: Bool {
+    if case .throttle = rule { return held != nil }
+    return timer.isArmed
+  }
 
   /// Takes a new value of the source; whether to let it through at once
   /// (only a throttle's first value in a window).
