@@ -1,5 +1,4 @@
 import POMVVM
-import Synchronization
 
 /// A clock whose time moves only when a test says so: inject it where the
 /// app passes `ContinuousClock()`, then `await clock.advance(by:)`.
@@ -92,23 +91,7 @@ public final class ManualClock: Clock, Sendable {
     }
   }
 
-  private struct Waiting {
-    let token: UInt64
-    let deadline: Instant
-    let owner: String?
-    let continuation: CheckedContinuation<Void, any Error>
-  }
-
-  private struct State {
-    var now = Instant()
-    var nextToken: UInt64 = 0
-    var waiting: [Waiting] = []
-  }
-
-  private let state = Mutex(State())
-
-  /// How many rounds of yields settle the work that is ready.
-  private let settleRounds: Int
+  private let time: _ManualTime
 
   /// Creates a clock at instant zero with nobody sleeping.
   ///
@@ -116,26 +99,22 @@ public final class ManualClock: Clock, Sendable {
   ///   and to the global executor) an advance makes to let ready work run
   ///   until it blocks; raise it for work that hops between many actors.
   public init(settleRounds: Int = 20) {
-    self.settleRounds = settleRounds
+    time = _ManualTime(settleRounds: settleRounds)
   }
 
   /// The current instant; it moves only when the clock is advanced.
-  public var now: Instant { state.withLock { $0.now } }
+  public var now: Instant { Instant(offset: time.now) }
 
   /// The smallest step of the clock: any duration is exact.
   public var minimumResolution: Duration { .zero }
 
   /// The tasks sleeping now, in the order they will wake.
   public var sleepers: [Sleeper] {
-    state.withLock { state in
-      state.waiting.sorted(by: Self.wakesFirst).map {
-        Sleeper(deadline: $0.deadline, owner: $0.owner)
-      }
-    }
+    time.sleepers.map { Sleeper(deadline: Instant(offset: $0.deadline), owner: $0.owner) }
   }
 
   /// How many tasks sleep now.
-  public var sleeperCount: Int { state.withLock { $0.waiting.count } }
+  public var sleeperCount: Int { time.sleeperCount }
 
   /// Suspends until the clock is advanced to `deadline`; returns at once if
   /// it is not later than ``now``.
@@ -146,35 +125,7 @@ public final class ManualClock: Clock, Sendable {
   /// - Throws: `CancellationError` as soon as the task is cancelled, before
   ///   or during the sleep.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    try Task.checkCancellation()
-    let owner = _WaitOrigin.current
-    let token = state.withLock { state -> UInt64? in
-      guard deadline > state.now else { return nil }
-      state.nextToken += 1
-      return state.nextToken
-    }
-    guard let token else { return }
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        // Under the lock, so that the cancellation handler either sees the
-        // sleeper or runs after this saw the task cancelled.
-        let cancelled = state.withLock { state -> Bool in
-          if Task.isCancelled { return true }
-          state.waiting.append(
-            Waiting(token: token, deadline: deadline, owner: owner, continuation: continuation))
-          return false
-        }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
-      }
-    } onCancel: {
-      let removed = state.withLock { state -> Waiting? in
-        guard let index = state.waiting.firstIndex(where: { $0.token == token }) else {
-          return nil
-        }
-        return state.waiting.remove(at: index)
-      }
-      removed?.continuation.resume(throwing: CancellationError())
-    }
+    try await time.sleep(until: deadline.offset)
   }
 
   /// Moves time forward by `duration`, waking every sleeper whose deadline
@@ -194,7 +145,7 @@ public final class ManualClock: Clock, Sendable {
   /// - Parameter deadline: The instant to move to.
   @MainActor
   public func advance(to deadline: Instant) async {
-    _ = await wake(until: deadline)
+    await time.wake(until: deadline.offset)
   }
 
   /// Advances until nobody sleeps, waking sleepers in deadline order,
@@ -216,9 +167,9 @@ public final class ManualClock: Clock, Sendable {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async {
-    await settle()
+    await time.settle()
     var wakeUps = 0
-    while let next = state.withLock({ $0.waiting.min(by: Self.wakesFirst)?.deadline }) {
+    while let next = time.nextDeadline {
       guard wakeUps < maxWakeUps else {
         let still = sleepers.map { "  \($0)" }.joined(separator: "\n")
         recordFailure(
@@ -227,56 +178,7 @@ public final class ManualClock: Clock, Sendable {
           at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return
       }
-      wakeUps += await wake(until: next, limit: maxWakeUps - wakeUps)
+      wakeUps += await time.wake(until: next, limit: maxWakeUps - wakeUps)
     }
-  }
-
-  /// Settles, then wakes sleepers due by `deadline` one at a time, settling
-  /// after each; moves ``now`` to `deadline`. Returns how many woke.
-  @MainActor
-  private func wake(until deadline: Instant, limit: Int = .max) async -> Int {
-    await settle()
-    var woken = 0
-    while woken < limit {
-      let next = state.withLock { state -> Waiting? in
-        guard
-          let index = state.waiting.indices.min(by: {
-            Self.wakesFirst(state.waiting[$0], state.waiting[$1])
-          }),
-          state.waiting[index].deadline <= deadline
-        else { return nil }
-        let next = state.waiting.remove(at: index)
-        if next.deadline > state.now { state.now = next.deadline }
-        return next
-      }
-      guard let next else { break }
-      woken += 1
-      next.continuation.resume()
-      await settle()
-    }
-    state.withLock { state in
-      if deadline > state.now { state.now = deadline }
-    }
-    await settle()
-    return woken
-  }
-
-  private static func wakesFirst(_ a: Waiting, _ b: Waiting) -> Bool {
-    a.deadline != b.deadline ? a.deadline < b.deadline : a.token < b.token
-  }
-
-  /// Lets ready work run until it blocks: the main actor's queue, and tasks
-  /// on the global executor that hop back to it.
-  @MainActor
-  private func settle() async {
-    for _ in 0..<settleRounds {
-      await Task.yield()
-      await Self.yieldOffMainActor()
-    }
-  }
-
-  /// Hops to the global executor, yields there, and comes back.
-  nonisolated private static func yieldOffMainActor() async {
-    await Task.yield()
   }
 }
