@@ -132,9 +132,10 @@ public final class ToDoListViewModel: ViewModel {
     return history.transaction("Delete") { store.items.remove(at: row - 1) }
   }
 
-  /// Marks the item at a row done, or not done; one second
-  /// (``sortDelay``) after the last toggle, completed items move to the
-  /// bottom. Another toggle within that second restarts it.
+  /// Marks the item at a row done, or not done.
+  ///
+  /// One second (``sortDelay``) after the last toggle, completed items move
+  /// to the bottom; another toggle within that second restarts it.
   ///
   /// The toggle is an edit the history records ("Toggle"); the sort that
   /// follows is not, as it only orders what the user did.

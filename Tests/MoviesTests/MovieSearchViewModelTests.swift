@@ -121,9 +121,12 @@ struct MovieSearchViewModelTests {
     withKnownIssue {
       recorder.finish()
     } matching: { issue in
-      issue.comments.map(\.rawValue) == [
-        #"1 time operator still waiting on a clock: debounced 300ms "settledQuery" (made at MovieSearchViewModel.swift:60)"#
-      ]
+      // The line is the `debounced` call in the initializer, wherever it moves.
+      issue.comments.map(\.rawValue).joined()
+        .wholeMatch(
+          of:
+            #/1 time operator still waiting on a clock: debounced 300ms "settledQuery" \(made at MovieSearchViewModel\.swift:\d+\)/#
+        ) != nil
     }
   }
 

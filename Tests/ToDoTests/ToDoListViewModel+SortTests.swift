@@ -72,9 +72,11 @@ struct ToDoListSortTests {
     withKnownIssue {
       recorder.finish()
     } matching: { issue in
-      issue.comments.map(\.rawValue) == [
-        #"1 effect still running: "sort" (started at ToDoListViewModel.swift:152)"#
-      ]
+      // The line is the `effects.run` in `toggle(row:)`, wherever it moves.
+      issue.comments.map(\.rawValue).joined()
+        .wholeMatch(
+          of: #/1 effect still running: "sort" \(started at ToDoListViewModel\.swift:\d+\)/#)
+        != nil
     }
   }
 
