@@ -25,8 +25,9 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   /// unless a transaction names them.
   public let history = UndoHistory()
 
-  /// The text the list searches for; empty shows every item. An item
-  /// matches when its text contains it, ignoring case.
+  /// The text the list searches for; empty shows every item.
+  ///
+  /// An item matches when its text contains it, ignoring case.
   public let searchText: Observable<String>
 
   /// Whether the list groups its items by switch state, in an Off and an
@@ -122,8 +123,10 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
       reading: searchText)
   }
 
-  /// A live query of the items that match ``searchText``, in an Off and an
-  /// On section by switch state, each in the array's order. A toggled item
+  /// A live query of the items that match ``searchText``, grouped by switch
+  /// state.
+  ///
+  /// An Off and an On section, each in the array's order; a toggled item
   /// moves to the other section.
   ///
   /// - Returns: The query; it lives as long as you hold it.

@@ -102,9 +102,11 @@ public final class MasterListView: BindableView, ListView, SectionedListView {
   /// Whether the rows come from a search.
   private var isSearching = false
 
-  /// Drives the rows from the items, a search or a grouping, whichever the
-  /// view model asks for; the new adapter reloads. Only the query in use
-  /// lives: the items alone cost the list nothing more than an array.
+  /// Drives the rows from the items, a search or a grouping.
+  ///
+  /// Whichever the view model asks for; the new adapter reloads. Only the
+  /// query in use lives: the items alone cost the list nothing more than an
+  /// array.
   private func regroup(_ viewModel: MasterViewModel) {
     adapter?.cancel()
     isSearching = !viewModel.searchText.value.isEmpty
