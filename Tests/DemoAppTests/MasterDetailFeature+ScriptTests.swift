@@ -184,6 +184,72 @@ struct MasterDetailScriptTests {
             """))
   }
 
+  /// Grouped, a row toggled on the detail moves to the other section while
+  /// the detail stays open and takes edits; a search shows what matches, the
+  /// typed text made visible.
+  @Test func groupAndSearchFollowTheDetailsEdits() async {
+    #expect(
+      await runScript(
+        """
+        add first
+        add second
+        add Fir tree
+        toggle 1
+        group on
+        render
+        open 1
+        toggle
+        text second!
+        render
+        back
+        render
+        search FIR
+        render
+        search
+        group off
+        search \u{1B}[31mred
+        render
+        group maybe
+        """, arguments: fixedClock + ["--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            Items (open switches: 1)
+            Off
+              1. [ ] second
+              2. [ ] first
+            On
+              3. [x] Fir tree
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   second!
+              Switch: [x]
+
+            Items (open switches: 2)
+            Off
+              1. [ ] first
+            On
+              2. [x] Fir tree
+              3. [x] second!
+
+            Items (open switches: 2)
+              Search: FIR
+            Off
+              1. [ ] first
+            On
+              2. [x] Fir tree
+
+            Items (open switches: 2)
+              Search: \\u{1B}[31mred
+
+            """,
+          error: """
+            error: group takes 'on' or 'off', got 'maybe': use 'group on' or 'group off'
+
+            """))
+  }
+
   @Test func badCommandsOnTheListSayWhatIsAcceptedAndChangeNothing() async {
     #expect(
       await runScript(
