@@ -44,6 +44,9 @@ public final class LiveQuery<Element: Identifiable> {
   var _readers: [Subscription] = []
   /// The contents of the last published change, while it may still be
   /// read.
+  /// The number of changes published, to tell whether a nested change
+  /// was published during a delivery.
+  var _publishCount = 0
   var _snapshot: _DeferredElements<Element>?
 
   init(
@@ -290,10 +293,12 @@ public final class LiveQuery<Element: Identifiable> {
   func _publish(_ changeSet: ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
-    let snapshot = _makeSnapshot()
-    _snapshot = snapshot
-    _observers.send(ArrayChange(changeSet: changeSet, deferred: snapshot))
-    if _snapshot === snapshot { _retireSnapshot() }
+    _publishCount &+= 1
+    let number = _publishCount
+    _send(changeSet)
+    // Unless a nested change retired it already, the change's contents are
+    // let go of, or made now if an observer kept the change.
+    if _publishCount == number { _retireSnapshot() }
   }
 
   /// Contents made on demand from the rows as they are now, or frozen
@@ -309,6 +314,16 @@ public final class LiveQuery<Element: Identifiable> {
 
   /// Lets go of the last change's contents, making them first if someone
   /// still holds the change.
+  /// Sends a change whose contents are made on demand. A function of its
+  /// own, so that nothing here holds the contents once the observers are
+  /// done: they are made only if an observer kept the change.
+  @inline(never)
+  func _send(_ changeSet: ChangeSet<Element>) {
+    let snapshot = _makeSnapshot()
+    _snapshot = snapshot
+    _observers.send(ArrayChange(changeSet: changeSet, deferred: snapshot))
+  }
+
   func _retireSnapshot() {
     guard var snapshot = _snapshot else { return }
     _snapshot = nil

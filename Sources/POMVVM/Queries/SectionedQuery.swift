@@ -27,6 +27,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   let _observers = EventStream<SectionedChange<Key, Element>>()
   var _subscription: Subscription?
   var _readers: [Subscription] = []
+  /// The number of changes published, to tell whether a nested change
+  /// was published during a delivery.
+  var _publishCount = 0
   var _snapshot: _DeferredElements<QuerySection<Key, Element>>?
 
   init(
@@ -295,10 +298,12 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   func _publish(_ batch: SectionedBatchUpdate) {
     guard !batch.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
-    let snapshot = _makeSnapshot()
-    _snapshot = snapshot
-    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
-    if _snapshot === snapshot { _retireSnapshot() }
+    _publishCount &+= 1
+    let number = _publishCount
+    _send(batch)
+    // Unless a nested change retired it already, the change's contents are
+    // let go of, or made now if an observer kept the change.
+    if _publishCount == number { _retireSnapshot() }
   }
 
   func _makeSnapshot() -> _DeferredElements<QuerySection<Key, Element>> {
@@ -313,6 +318,16 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
           key: section.key, elements: engine.values(of: ids, buffer: buffer, sequence: sequence))
       }
     }
+  }
+
+  /// Sends a change whose contents are made on demand. A function of its
+  /// own, so that nothing here holds the contents once the observers are
+  /// done: they are made only if an observer kept the change.
+  @inline(never)
+  func _send(_ batch: SectionedBatchUpdate) {
+    let snapshot = _makeSnapshot()
+    _snapshot = snapshot
+    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
   }
 
   func _retireSnapshot() {
