@@ -38,17 +38,24 @@
 /// strongly; release the query and the observation ends.
 @MainActor
 public final class LiveQuery<Element: Identifiable> {
+  @usableFromInline
   let _engine: _QueryEngine<Element, _Unsectioned>
+  @usableFromInline
   let _observers = EventStream<ArrayChange<Element>>()
+  @usableFromInline
   var _subscription: Subscription?
+  @usableFromInline
   var _readers: [Subscription] = []
   /// The contents of the last published change, while it may still be
   /// read.
   /// The number of changes published, to tell whether a nested change
   /// was published during a delivery.
+  @usableFromInline
   var _publishCount = 0
+  @usableFromInline
   var _snapshot: _DeferredElements<Element>?
 
+  @inlinable
   init(
     array: ObservableArray<Element>, isIncluded: @escaping (Element) -> Bool,
     areInIncreasingOrder: ((Element, Element) -> Bool)?, fileID: StaticString, line: UInt
@@ -186,7 +193,7 @@ public final class LiveQuery<Element: Identifiable> {
     // delivery that has not reached the query yet), any row may have a new
     // value.
     let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: { _ in !isCurrent })
+    _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: isCurrent ? nil : { _ in true })
   }
 
   /// How many times every element was evaluated again; for the package's
@@ -228,6 +235,7 @@ public final class LiveQuery<Element: Identifiable> {
 
   // MARK: - Following the array
 
+  @inlinable
   func _receive(_ change: ArrayChange<Element>) {
     switch _engine.plan(for: change) {
     case .ignore:
@@ -241,19 +249,40 @@ public final class LiveQuery<Element: Identifiable> {
     }
   }
 
-  func _reevaluate(oldValue: (Element.ID) -> Element, changed: (Element.ID) -> Bool) {
+  @inlinable
+  func _reevaluate(oldValue: (Element.ID) -> Element, changed: ((Element.ID) -> Bool)?) {
     _retireSnapshot()
-    let old = _engine.allIDs().map(oldValue)
+    let oldIDs = _engine.allIDs()
+    var old: [Element] = []
+    old.reserveCapacity(oldIDs.count)
+    for id in oldIDs { old.append(oldValue(id)) }
     _ = _engine.evaluateAll()
-    let new = _engine.allIDs().map { _engine.value(of: $0) }
+    let newIDs = _engine.allIDs()
+    var new: [Element] = []
+    new.reserveCapacity(newIDs.count)
+    for id in newIDs { new.append(_engine.value(of: id)) }
+    var changedIDs: Set<Element.ID> = []
+    if let changed {
+      for id in newIDs where changed(id) { changedIDs.insert(id) }
+    }
+    _publish(Self._difference(from: old, to: new, changed: changedIDs))
+  }
+
+  /// The identity diff of two contents, updates for the `changed` ids.
+  ///
+  /// Nonisolated, so that the diff's closures carry no executor checks.
+  @inlinable
+  nonisolated static func _difference(
+    from old: [Element], to new: [Element], changed: Set<Element.ID>
+  ) -> ChangeSet<Element> {
     var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
-    let changeSet = _IdentityDiff.changeSet(
+    return _IdentityDiff.changeSet(
       from: old, to: new, oldContains: { _ in false },
-      isUnchanged: { old, _ in !changed(old.id) }, middle: &middle)
-    _publish(changeSet)
+      isUnchanged: { old, _ in changed.isEmpty || !changed.contains(old.id) }, middle: &middle)
   }
 
   /// The change set, in the query's indices, of one incremental step.
+  @inlinable
   func _changeSet(for step: _QueryEngine<Element, _Unsectioned>.Step) -> ChangeSet<Element> {
     let touched = step.touched
     var changeSet = ChangeSet<Element>()
@@ -290,6 +319,7 @@ public final class LiveQuery<Element: Identifiable> {
     return changeSet
   }
 
+  @inlinable
   func _publish(_ changeSet: ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
@@ -303,6 +333,7 @@ public final class LiveQuery<Element: Identifiable> {
 
   /// Contents made on demand from the rows as they are now, or frozen
   /// before the rows change.
+  @inlinable
   func _makeSnapshot() -> _DeferredElements<Element> {
     let buffer = _engine.array._elements
     let sequence = _engine.array._changeSequence
@@ -317,6 +348,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// Sends a change whose contents are made on demand. A function of its
   /// own, so that nothing here holds the contents once the observers are
   /// done: they are made only if an observer kept the change.
+  @inlinable
   @inline(never)
   func _send(_ changeSet: ChangeSet<Element>) {
     let snapshot = _makeSnapshot()
@@ -324,6 +356,7 @@ public final class LiveQuery<Element: Identifiable> {
     _observers.send(ArrayChange(changeSet: changeSet, deferred: snapshot))
   }
 
+  @inlinable
   func _retireSnapshot() {
     guard var snapshot = _snapshot else { return }
     _snapshot = nil
@@ -332,6 +365,7 @@ public final class LiveQuery<Element: Identifiable> {
 }
 
 /// The one section key of a flat query.
+@usableFromInline
 enum _Unsectioned: Hashable {
   case only
 }
@@ -356,6 +390,7 @@ extension ObservableArray {
   /// - Returns: The query; it lives as long as you hold it.
   /// - Complexity: O(*n* log *n*) to make; then O(log *n*) per changed
   ///   element.
+  @inlinable
   public func query(
     where isIncluded: @escaping (Element) -> Bool = { _ in true },
     sortedBy areInIncreasingOrder: ((Element, Element) -> Bool)? = nil,
@@ -383,6 +418,7 @@ extension ObservableArray {
   ///   - line: Where the query is made; by default, the caller's line.
   /// - Returns: The query; it observes the cells as long as it lives.
   /// - Complexity: O(*n* log *n*) to make, and per change of a read cell.
+  @inlinable
   public func query(
     where isIncluded: @escaping (Element) -> Bool = { _ in true },
     sortedBy areInIncreasingOrder: ((Element, Element) -> Bool)? = nil,
@@ -400,6 +436,7 @@ extension ObservableArray {
 
 /// Calls `action` on every change of `cell`, whatever its value type.
 @MainActor
+@usableFromInline
 func _observeChanges(of cell: some ObservableCell, _ action: @escaping @MainActor () -> Void)
   -> Subscription
 {

@@ -23,15 +23,22 @@
 /// (see ``SectionedBatchUpdate``).
 @MainActor
 public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifiable> {
+  @usableFromInline
   let _engine: _QueryEngine<Element, Key>
+  @usableFromInline
   let _observers = EventStream<SectionedChange<Key, Element>>()
+  @usableFromInline
   var _subscription: Subscription?
+  @usableFromInline
   var _readers: [Subscription] = []
   /// The number of changes published, to tell whether a nested change
   /// was published during a delivery.
+  @usableFromInline
   var _publishCount = 0
+  @usableFromInline
   var _snapshot: _DeferredElements<QuerySection<Key, Element>>?
 
+  @inlinable
   init(
     array: ObservableArray<Element>, isIncluded: @escaping (Element) -> Bool,
     areInIncreasingOrder: ((Element, Element) -> Bool)?, sectionKey: @escaping (Element) -> Key,
@@ -177,7 +184,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// - Complexity: O(*n* log *n*).
   public func reevaluate() {
     let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    _reevaluate(changed: { _ in !isCurrent })
+    _reevaluate(changed: isCurrent ? nil : { _ in true })
   }
 
   /// How many times every element was evaluated again; for the package's
@@ -218,6 +225,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
 
   // MARK: - Following the array
 
+  @inlinable
   func _receive(_ change: ArrayChange<Element>) {
     switch _engine.plan(for: change) {
     case .ignore:
@@ -231,18 +239,22 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     }
   }
 
-  func _reevaluate(changed: (Element.ID) -> Bool) {
+  @inlinable
+  func _reevaluate(changed: ((Element.ID) -> Bool)?) {
     _retireSnapshot()
     let old = _engine.evaluateAll()
     let new = _engine.sections.map { (key: $0.key, ids: _engine.tree.ids(of: $0.tree)) }
     var changedIDs: Set<Element.ID> = []
-    for section in new {
-      for id in section.ids where changed(id) { changedIDs.insert(id) }
+    if let changed {
+      for section in new {
+        for id in section.ids where changed(id) { changedIDs.insert(id) }
+      }
     }
     _publish(SectionedBatchUpdate.difference(from: old, to: new, changedIDs: changedIDs))
   }
 
   /// The batch update of one incremental step.
+  @inlinable
   func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
     let touched = step.touched
     var batch = SectionedBatchUpdate(
@@ -295,6 +307,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     return batch
   }
 
+  @inlinable
   func _publish(_ batch: SectionedBatchUpdate) {
     guard !batch.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
@@ -306,6 +319,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     if _publishCount == number { _retireSnapshot() }
   }
 
+  @inlinable
   func _makeSnapshot() -> _DeferredElements<QuerySection<Key, Element>> {
     let buffer = _engine.array._elements
     let sequence = _engine.array._changeSequence
@@ -323,6 +337,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// Sends a change whose contents are made on demand. A function of its
   /// own, so that nothing here holds the contents once the observers are
   /// done: they are made only if an observer kept the change.
+  @inlinable
   @inline(never)
   func _send(_ batch: SectionedBatchUpdate) {
     let snapshot = _makeSnapshot()
@@ -330,6 +345,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
   }
 
+  @inlinable
   func _retireSnapshot() {
     guard var snapshot = _snapshot else { return }
     _snapshot = nil
@@ -362,6 +378,7 @@ extension ObservableArray {
   /// - Returns: The query; it lives as long as you hold it.
   /// - Complexity: O(*n* log *n*) to make; then O(log *n*) per changed
   ///   element, plus O(*s*) when a section appears or empties.
+  @inlinable
   public func query<Key: Hashable & Comparable>(
     where isIncluded: @escaping (Element) -> Bool = { _ in true },
     sortedBy areInIncreasingOrder: ((Element, Element) -> Bool)? = nil,
