@@ -163,6 +163,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var isIncluded: (Element) -> Bool {
     get { _engine.isIncluded }
     set {
@@ -176,6 +177,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// Setting it orders the rows again at once and publishes one change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var areInIncreasingOrder: ((Element, Element) -> Bool)? {
     get { _engine.areInIncreasingOrder }
     set {
@@ -188,12 +190,17 @@ public final class LiveQuery<Element: Identifiable> {
   /// change: for a predicate that reads state the query does not know of.
   ///
   /// - Complexity: O(*n* log *n*).
+  @inlinable
   public func reevaluate() {
     // While the array is ahead of the rows (it changed from inside a
     // delivery that has not reached the query yet), any row may have a new
     // value.
     let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: isCurrent ? nil : { _ in true })
+    if isCurrent {
+      _refilter()
+    } else {
+      _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: { _ in true })
+    }
   }
 
   /// How many times every element was evaluated again; for the package's
@@ -266,6 +273,63 @@ public final class LiveQuery<Element: Identifiable> {
       for id in newIDs where changed(id) { changedIDs.insert(id) }
     }
     _publish(Self._difference(from: old, to: new, changed: changedIDs))
+  }
+
+  /// Evaluates every element again while the array is as the rows show it:
+  /// when the rows that stay keep their order (a new predicate), the
+  /// change is their removals and insertions, found through the old tree
+  /// in O(*n*), without an identity diff.
+  @inlinable
+  func _refilter() {
+    _retireSnapshot()
+    let old = _engine.tree
+    let oldIDs = old.ids(of: 0)
+    _ = _engine.evaluateAll(recordingOld: false)
+    let positions = _engine.flatPositions
+    _engine.flatPositions = []
+    let elements = _engine.array._elements
+    var oldRank = [Int32](repeating: -1, count: old.ids.count)
+    for rank in oldIDs.indices {
+      if let node = old.node(of: oldIDs[rank]) { oldRank[Int(node)] = Int32(rank) }
+    }
+    var stays = [Bool](repeating: false, count: oldIDs.count)
+    var changeSet = ChangeSet<Element>()
+    var last: Int32 = -1
+    var isOrdered = true
+    for index in positions.indices {
+      let element = elements[positions[index]]
+      if let node = old.node(of: element.id) {
+        let rank = oldRank[Int(node)]
+        if rank < last {
+          isOrdered = false
+          break
+        }
+        last = rank
+        stays[Int(rank)] = true
+      } else {
+        changeSet.insertions.append(.init(index: index, element: element))
+      }
+    }
+    if isOrdered {
+      for index in oldIDs.indices where !stays[index] {
+        changeSet.removals.append(.init(index: index, element: _engine.value(of: oldIDs[index])))
+      }
+    }
+    if !isOrdered || changeSet.count > Swift.max(oldIDs.count, positions.count) {
+      // The order changed too, or most rows did: diff by identity, which
+      // falls back to a reload.
+      var oldElements: [Element] = []
+      oldElements.reserveCapacity(oldIDs.count)
+      for id in oldIDs { oldElements.append(_engine.value(of: id)) }
+      var newElements: [Element] = []
+      newElements.reserveCapacity(positions.count)
+      for position in positions { newElements.append(elements[position]) }
+      changeSet =
+        isOrdered
+        ? .reload(from: oldElements, to: newElements)
+        : Self._difference(from: oldElements, to: newElements, changed: [])
+    }
+    _publish(changeSet)
   }
 
   /// The identity diff of two contents, updates for the `changed` ids.

@@ -156,6 +156,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var isIncluded: (Element) -> Bool {
     get { _engine.isIncluded }
     set {
@@ -170,6 +171,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// Setting it orders the rows again at once and publishes one change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var areInIncreasingOrder: ((Element, Element) -> Bool)? {
     get { _engine.areInIncreasingOrder }
     set {
@@ -182,6 +184,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// change.
   ///
   /// - Complexity: O(*n* log *n*).
+  @inlinable
   public func reevaluate() {
     let isCurrent = _engine.lastSequence == _engine.array._changeSequence
     _reevaluate(changed: isCurrent ? nil : { _ in true })

@@ -42,6 +42,10 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// How many changes were handled by evaluating every element again.
   @usableFromInline
   var rebuilds = 0
+  /// The array positions of a flat query's rows after ``evaluateAll()``,
+  /// for the caller to take.
+  @usableFromInline
+  var flatPositions: [Int] = []
 
   @inlinable
   init(
@@ -139,8 +143,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// - Returns: The sections before, as keys and ids.
   /// - Complexity: O(*n* log *n*).
   @inlinable
-  func evaluateAll() -> [(key: Key, ids: [Element.ID])] {
-    let old = sections.map { (key: $0.key, ids: tree.ids(of: $0.tree)) }
+  func evaluateAll(recordingOld: Bool = true) -> [(key: Key, ids: [Element.ID])] {
+    var old: [(key: Key, ids: [Element.ID])] = []
+    if recordingOld {
+      for section in sections { old.append((section.key, tree.ids(of: section.tree))) }
+    }
     rebuilds += 1
     lastSequence = array._changeSequence
     let elements = array._elements
@@ -169,6 +176,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       treeOfKey[key] = number
       sections.append((key, number))
       tree.build(Self._ids(at: positions, in: elements), in: number)
+      if isFlat { flatPositions = positions }
     }
     return old
   }
