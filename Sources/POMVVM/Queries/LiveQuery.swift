@@ -282,24 +282,28 @@ public final class LiveQuery<Element: Identifiable> {
   @inlinable
   func _refilter() {
     _retireSnapshot()
-    let old = _engine.tree
-    let oldIDs = old.ids(of: 0)
+    // The array does not change here, so array positions identify the
+    // rows before and after.
+    let elements = _engine.array._elements
+    let oldIDs = _engine.tree.ids(of: 0)
+    var oldPositions: [Int] = []
+    oldPositions.reserveCapacity(oldIDs.count)
+    var oldRank = [Int32](repeating: -1, count: elements.count)
+    for rank in oldIDs.indices {
+      let position = _required(_engine.array._index(of: oldIDs[rank]), "a row left the array")
+      oldPositions.append(position)
+      oldRank[position] = Int32(rank)
+    }
     _ = _engine.evaluateAll(recordingOld: false)
     let positions = _engine.flatPositions
     _engine.flatPositions = []
-    let elements = _engine.array._elements
-    var oldRank = [Int32](repeating: -1, count: old.ids.count)
-    for rank in oldIDs.indices {
-      if let node = old.node(of: oldIDs[rank]) { oldRank[Int(node)] = Int32(rank) }
-    }
     var stays = [Bool](repeating: false, count: oldIDs.count)
     var changeSet = ChangeSet<Element>()
     var last: Int32 = -1
     var isOrdered = true
     for index in positions.indices {
-      let element = elements[positions[index]]
-      if let node = old.node(of: element.id) {
-        let rank = oldRank[Int(node)]
+      let rank = oldRank[positions[index]]
+      if rank >= 0 {
         if rank < last {
           isOrdered = false
           break
@@ -307,12 +311,12 @@ public final class LiveQuery<Element: Identifiable> {
         last = rank
         stays[Int(rank)] = true
       } else {
-        changeSet.insertions.append(.init(index: index, element: element))
+        changeSet.insertions.append(.init(index: index, element: elements[positions[index]]))
       }
     }
     if isOrdered {
       for index in oldIDs.indices where !stays[index] {
-        changeSet.removals.append(.init(index: index, element: _engine.value(of: oldIDs[index])))
+        changeSet.removals.append(.init(index: index, element: elements[oldPositions[index]]))
       }
     }
     if !isOrdered || changeSet.count > Swift.max(oldIDs.count, positions.count) {
@@ -320,7 +324,7 @@ public final class LiveQuery<Element: Identifiable> {
       // falls back to a reload.
       var oldElements: [Element] = []
       oldElements.reserveCapacity(oldIDs.count)
-      for id in oldIDs { oldElements.append(_engine.value(of: id)) }
+      for position in oldPositions { oldElements.append(elements[position]) }
       var newElements: [Element] = []
       newElements.reserveCapacity(positions.count)
       for position in positions { newElements.append(elements[position]) }

@@ -153,6 +153,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     let elements = array._elements
     var groups: [Key: [Int]] = [:]
     var flat: [Int] = []
+    let isFlat = self.isFlat
     for position in elements.indices where isIncluded(elements[position]) {
       if isFlat {
         flat.append(position)
