@@ -54,13 +54,39 @@ public final class ToDoListViewModel: ViewModel {
   /// unless a transaction names them. An undone change is saved like any other.
   public let history = UndoHistory()
 
+  /// Which items the list shows; the list's rows follow it at once.
+  public let filter: Observable<ToDoFilter>
+
+  /// The items the list shows: a live query of the store's items.
+  ///
+  /// It keeps the items ``filter`` shows, in the store's order (which puts
+  /// completed items last a moment after a toggle); a row's cell is the
+  /// store's own. Row
+  /// numbers of ``delete(row:)``, ``toggle(row:)`` and ``editor(row:)`` are
+  /// its rows.
+  public let visible: LiveQuery<ToDoItem>
+
+  /// The list's asynchronous work: the delayed sort, under the id `"sort"`.
+  public let effects = Effects()
+
+  /// How long after the last toggle completed items sort to the bottom.
+  public static let sortDelay = Duration.seconds(1)
+
   private var subscription: Subscription?
+  private let sleep: @Sendable (Duration) async throws -> Void
 
   /// Creates the list view model over a store.
   ///
-  /// - Parameter store: The store, shared with the editors.
-  public init(store: Store<ToDoItem>) {
+  /// - Parameters:
+  ///   - store: The store, shared with the editors.
+  ///   - clock: The clock the delayed sort waits on; a test passes a manual
+  ///     clock.
+  public init(store: Store<ToDoItem>, clock: some Clock<Duration> = ContinuousClock()) {
+    sleep = { try await clock.sleep(for: $0) }
     self.store = store
+    let filter = Observable(ToDoFilter.all).labelled("filter")
+    self.filter = filter
+    visible = store.items.query(where: { filter.value.includes($0) }, reading: filter)
     itemCount = store.items.liveCount { _ in true }.labelled("item count")
     canAdd = itemCount.map { $0 < Self.limit }
     saveError = store.saveError.map { $0 }
@@ -115,10 +141,39 @@ public final class ToDoListViewModel: ViewModel {
   ///   exist.
   @discardableResult
   public func delete(row: Int) throws(ToDoRefusal) -> ToDoItem {
-    guard store.items.indices.contains(row - 1) else {
-      throw .noSuchRow(row, count: store.items.count)
+    let index = try index(ofRow: row)
+    return history.transaction("Delete") { store.items.remove(at: index) }
+  }
+
+  /// Marks the item at a row done, or not done.
+  ///
+  /// One second (``sortDelay``) after the last toggle, completed items move
+  /// to the bottom; another toggle within that second restarts it.
+  ///
+  /// The toggle is an edit the history records ("Toggle"); the sort that
+  /// follows is not, as it only orders what the user did.
+  ///
+  /// - Parameter row: The item's row, from 1 as displayed.
+  /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
+  ///   exist.
+  public func toggle(row: Int) throws(ToDoRefusal) {
+    let index = try index(ofRow: row)
+    var item = store.items[index]
+    item.isCompleted.toggle()
+    history.transaction("Toggle") { store.items.replace(at: index, with: item) }
+    effects.run(id: "sort", cancelInFlight: true) { [weak self, sleep] in
+      try await sleep(Self.sortDelay)
+      self?.sortCompletedLast()
     }
-    return history.transaction("Delete") { store.items.remove(at: row - 1) }
+  }
+
+  /// Moves the completed items below the others, each group in its order.
+  public func sortCompletedLast() {
+    let sorted = store.items.filter { !$0.isCompleted } + store.items.filter(\.isCompleted)
+    guard sorted.map(\.id) != store.items.map(\.id) else { return }
+    history.withoutRecording {
+      store.items.batch { $0 = sorted }
+    }
   }
 
   /// The view model of an editor for the item at a row.
@@ -128,11 +183,19 @@ public final class ToDoListViewModel: ViewModel {
   /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
   ///   exist.
   public func editor(row: Int) throws(ToDoRefusal) -> ToDoEditorViewModel {
-    guard store.items.indices.contains(row - 1),
-      let cell = store.items.cell(for: store.items[row - 1].id)
-    else {
-      throw .noSuchRow(row, count: store.items.count)
+    guard let cell = store.items.cell(for: store.items[try index(ofRow: row)].id) else {
+      throw .noSuchRow(row, count: visible.count)
     }
     return ToDoEditorViewModel(item: cell, in: store, history: history)
+  }
+
+  /// The store's index of the item at a displayed row.
+  private func index(ofRow row: Int) throws(ToDoRefusal) -> Int {
+    guard row >= 1 && row <= visible.count,
+      let index = store.items.index(id: visible.id(at: row - 1))
+    else {
+      throw .noSuchRow(row, count: visible.count)
+    }
+    return index
   }
 }

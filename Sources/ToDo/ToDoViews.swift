@@ -9,8 +9,10 @@ import POMVVM
 /// Last change: insert [1]
 /// ```
 ///
-/// The rows render through a ``POMVVM/ListAdapter``: each update patches
-/// the titles it touches, and nothing else.
+/// The rows are the list's ``ToDoListViewModel/visible`` query, rendered
+/// through a ``POMVVM/ListAdapter``: each update patches the titles it
+/// touches, and nothing else. Under a filter other than `all`, the header
+/// says so: `To-do (2 of 10, add: enabled), showing active`.
 @MainActor
 public final class ToDoListView: BindableView, ListView {
   /// The list the view shows.
@@ -19,7 +21,8 @@ public final class ToDoListView: BindableView, ListView {
   /// The tokens of the view's current binding.
   public let bindings = SubscriptionBag()
 
-  /// The titles of the rows, in order.
+  /// The text of the rows, in order: each title, with `(done)` after a
+  /// completed item's.
   public private(set) var titles: [String] = []
 
   /// The header label.
@@ -31,20 +34,26 @@ public final class ToDoListView: BindableView, ListView {
   /// Creates an unbound view.
   public init() {}
 
-  /// Follows the store's items, the count and the last change.
+  /// Follows the items the filter shows, the count, the filter and the
+  /// last change.
   ///
   /// - Parameter viewModel: The list's view model.
   /// - Returns: The binding tokens.
   public func makeBindings(to viewModel: ToDoListViewModel) -> [any SubscriptionToken] {
-    let heading = { (count: Int, canAdd: Bool) in
+    let heading = { (count: Int, canAdd: Bool, filter: ToDoFilter) in
       "To-do (\(count) of \(ToDoListViewModel.limit), add: \(canAdd ? "enabled" : "disabled"))"
+        + (filter == .all ? "" : ", showing \(filter)")
     }
-    let initial = heading(viewModel.itemCount.value, viewModel.canAdd.value)
+    let initial = heading(
+      viewModel.itemCount.value, viewModel.canAdd.value, viewModel.filter.value)
     return [
-      combine(.every, viewModel.itemCount, viewModel.canAdd, initial: initial, transform: heading)
-        .bind(to: header),
+      combine(
+        .every, viewModel.itemCount, viewModel.canAdd, viewModel.filter, initial: initial,
+        transform: heading
+      )
+      .bind(to: header),
       viewModel.lastChange.map { "Last change: \($0)" }.bind(to: lastChange),
-      ListAdapter(viewModel.store.items, view: self),
+      ListAdapter(viewModel.visible, view: self),
     ]
   }
 
@@ -57,7 +66,7 @@ public final class ToDoListView: BindableView, ListView {
   ///   every title.
   public func updateRows(_ update: ListUpdate<ToDoItem>) {
     if update.isReloadData {
-      titles = update.elements.map(\.title)
+      titles = update.elements.map(Self.rowText)
       return
     }
     let batch = update.batch
@@ -67,14 +76,19 @@ public final class ToDoListView: BindableView, ListView {
       let title = titles.remove(at: index)
       if sources.contains(index) { moved[index] = title }
     }
-    var entering = batch.insertions.map { ($0, update.elements[$0].title) }
+    var entering = batch.insertions.map { ($0, Self.rowText(update.elements[$0])) }
     entering += batch.moves.map { ($0.to, moved[$0.from] ?? "") }
     for (index, title) in entering.sorted(by: { $0.0 < $1.0 }) {
       titles.insert(title, at: index)
     }
     for index in batch.changedRows {
-      titles[index] = update.elements[index].title
+      titles[index] = Self.rowText(update.elements[index])
     }
+  }
+
+  /// A row's text: the title, and `(done)` after a completed item's.
+  static func rowText(_ item: ToDoItem) -> String {
+    item.isCompleted ? "\(item.title) (done)" : item.title
   }
 
   /// The list as lines of text; row numbers are right-aligned, so that the

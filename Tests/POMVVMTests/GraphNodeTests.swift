@@ -259,6 +259,91 @@ struct DeepChainReleaseTests {
   }
 }
 
+/// Marking and pulling used to recurse once per level: a set on the root of
+/// a chain of about 60,000 maps overflowed the main thread's stack in debug.
+@MainActor
+@Suite("Setting and reading deep chains")
+struct DeepChainPropagationTests {
+  static let depth = 200_000
+
+  @Test func aSetOnTheRootOfAChainOf200000MapsReachesItsEnd() {
+    let source = Observable(0)
+    var last = source.map { $0 }
+    for _ in 0..<Self.depth {
+      last = last.map { $0 + 1 }
+    }
+    var seen: [Int] = []
+    let token = last.observeChanges { seen.append($0) }
+    source.value = 1
+    source.value = 2
+    #expect(seen == [Self.depth + 1, Self.depth + 2])
+    #expect(last.value == Self.depth + 2)
+    token.cancel()
+  }
+
+  /// An observer of the root runs before the queue drains: its read of the
+  /// chain's end pulls every level, which must not recurse.
+  @Test func anObserverOfTheRootReadsTheEndOfAChainOf200000Maps() {
+    let source = Observable(0)
+    var last = source.map { $0 }
+    for _ in 0..<Self.depth {
+      last = last.map { $0 + 1 }
+    }
+    let end = last
+    var read: [Int] = []
+    let token = source.observeChanges { _ in read.append(end.value) }
+    source.value = 5
+    #expect(read == [Self.depth + 5])
+    token.cancel()
+  }
+
+  @Test func aChainOf200000CombinersIsSetReadAndReleased() {
+    let source = Observable(1)
+    var last: Derived<Int>? = combine(source, source) { $0 + $1 }
+    weak let first = last
+    for _ in 0..<Self.depth {
+      guard let previous = last else { break }
+      last = combine(previous, previous) { first, _ in first + 1 }
+    }
+    weak let end = last
+    var read: [Int] = []
+    let token = source.observeChanges { _ in read.append(end?.value ?? -1) }
+    source.value = 2
+    #expect(read == [Self.depth + 4])
+    #expect(last?.value == Self.depth + 4)
+    token.cancel()
+    last = nil
+    #expect(first == nil, "the whole chain is released")
+  }
+
+  /// Each level projects the one before through a type-erased cell, so that
+  /// the chain has one type rather than 200,000 nested ones. (A write at
+  /// the end goes through every level's `set`, as a call chain: writes
+  /// are not part of this promise.)
+  @Test func aChainOf200000ProjectionsIsSetReadAndReleased() {
+    let source = Observable(Nested())
+    var last: AnyMutableCell<Nested>? = AnyMutableCell(source.projection(\.self))
+    weak let first = last
+    for _ in 0..<Self.depth {
+      guard let previous = last else { break }
+      last = AnyMutableCell(previous.projection(\.self))
+    }
+    weak let end = last
+    var read: [Int] = []
+    let token = source.observeChanges { _ in read.append(end?.value.count ?? -1) }
+    source.value.count = 7
+    #expect(read == [7])
+    #expect(last?.value.count == 7)
+    token.cancel()
+    last = nil
+    #expect(first == nil, "the whole chain is released")
+  }
+
+  struct Nested: Equatable {
+    var count = 0
+  }
+}
+
 @MainActor
 @Suite("Registrars")
 struct RegistrarTests {

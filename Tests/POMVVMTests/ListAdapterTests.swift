@@ -160,6 +160,77 @@ struct ListAdapterTests {
     #expect(adapter?.ids == [1, 2, 5])
   }
 
+  /// A view that keeps the text of each row and redraws only what an update
+  /// says changed, as a real table view does.
+  final class RedrawingView: ListView {
+    var isReady = true
+    private(set) var texts: [Int: String] = [:]
+    private(set) var order: [Int] = []
+    let checked = CheckedListView<TestItem>()
+
+    var canUpdateRows: Bool { isReady }
+
+    func updateRows(_ update: ListUpdate<TestItem>) {
+      checked.updateRows(update)
+      let redrawn: [Int] =
+        update.isReloadData
+        ? Array(update.ids.indices) : update.batch.insertions + update.batch.changedRows
+      order = update.ids
+      for row in redrawn {
+        texts[update.ids[row]] = update.elements[row].text
+      }
+    }
+
+    var shown: [String] { order.map { texts[$0] ?? "?" } }
+  }
+
+  /// The repro of issue #31, item 6: the view becomes ready in an observer
+  /// that runs before the adapter's, while a change is being delivered.
+  @Test func anUpdateAskedForByAnEarlierObserverMidDeliveryShowsThatChange() {
+    let items = ObservableArray((1...3).map { TestItem($0, "n\($0)") })
+    let view = RedrawingView()
+    var adapter: ListAdapter<RedrawingView>?
+    let earlier = items.observeChanges { change in
+      guard let adapter, !view.isReady, change.newElements[1].text == "y" else { return }
+      view.isReady = true
+      adapter.updateIfNeeded()
+    }
+    adapter = ListAdapter(items, view: view)
+    view.isReady = false
+    items.cell(for: 1)?.value.text = "x"
+    items.cell(for: 2)?.value.text = "y"
+    #expect(view.shown == ["x", "y", "n3"])
+    #expect(view.checked.violations == [])
+    #expect(adapter?.needsUpdate == false)
+    items.cell(for: 3)?.value.text = "z"
+    #expect(view.shown == ["x", "y", "z"])
+    earlier.cancel()
+  }
+
+  /// The same with a queued change: an observer after the adapter makes the
+  /// view ready while a change it made waits to be delivered.
+  @Test func anUpdateAskedForByALaterObserverMidDeliveryShowsTheQueuedChange() {
+    let items = ObservableArray((1...3).map { TestItem($0, "n\($0)") })
+    let view = RedrawingView()
+    let adapter = ListAdapter(items, view: view)
+    view.isReady = false
+    let later = items.observeChanges { change in
+      guard !view.isReady, change.newElements.first?.text == "x" else { return }
+      items.cell(for: 2)?.value.text = "y"  // queued behind this change
+      items.remove(at: 2)  // queued too
+      view.isReady = true
+      adapter.updateIfNeeded()
+    }
+    items.cell(for: 1)?.value.text = "x"
+    #expect(view.shown == ["x", "y"])
+    #expect(view.checked.violations == [])
+    #expect(adapter.ids == [1, 2])
+    items.cell(for: 2)?.value.text = "w"
+    #expect(view.shown == ["x", "w"])
+    #expect(view.checked.violations == [])
+    later.cancel()
+  }
+
   @Test func rebindingShowsTheNewArraysRowsAndACancelledAdapterLeavesTheRows() {
     let first = makeItems(3)
     let second = ObservableArray([TestItem(7), TestItem(8)])

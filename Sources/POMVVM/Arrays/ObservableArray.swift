@@ -86,6 +86,12 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _isDelivering = false
+  /// The number of the change being delivered, or of the last one
+  /// delivered: observers that read the array mid-delivery (a
+  /// ``ListAdapter``) tell from it which changes they have yet to receive.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _deliveringSequence: UInt64 = 0
 
   /// Creates an array; if `Element` is `Equatable` at run time, rewriting an
   /// element with an equal value is not a change.
@@ -257,6 +263,7 @@ public final class ObservableArray<Element: Identifiable> {
 
   @inlinable
   func _deliver(_ pending: _PendingChange<Element>) {
+    _deliveringSequence = pending.sequence
     var touched: [_Touched] = []
     _updateCells(for: pending, into: &touched)
     _updateAggregates(for: pending, into: &touched)

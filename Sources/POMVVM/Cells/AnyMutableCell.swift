@@ -21,7 +21,14 @@
 @MainActor
 public final class AnyMutableCell<Value>: MutableObservableCell {
   /// The wrapped cell.
-  public let base: any MutableObservableCell<Value>
+  public var base: any MutableObservableCell<Value> { _base.unsafelyUnwrapped }
+
+  /// The wrapped cell; `nil` only once the deinit has handed it over.
+  ///
+  /// The deinit hands it to `_DeferredReleases`, so that a chain of erased
+  /// projections of any depth is released with constant stack.
+  @exclusivity(unchecked)
+  private var _base: (any MutableObservableCell<Value>)?
 
   /// Wraps a cell.
   ///
@@ -30,10 +37,16 @@ public final class AnyMutableCell<Value>: MutableObservableCell {
   ///   wraps.
   public init(_ base: some MutableObservableCell<Value>) {
     if let erased = base as? AnyMutableCell<Value> {
-      self.base = erased.base
+      _base = erased.base
     } else {
-      self.base = base
+      _base = base
     }
+  }
+
+  isolated deinit {
+    var held: Any = _base as Any
+    _base = nil
+    _DeferredReleases.release(&held)
   }
 
   /// The wrapped cell's value; setting it writes through the wrapped cell.

@@ -77,12 +77,14 @@ extension _ObserverListBase {
     }
   }
 
-  /// Marks the node as maybe dirty: one of its sources' sources changed.
-  final func _markCheck() {
-    guard _flags & _NodeFlag.state == 0 else { return }
+  /// Marks the node alone as maybe dirty, one of its sources' sources
+  /// changed, and queues it; whether it was up to date (its readers are then
+  /// to be marked too).
+  final func _markCheckAlone() -> Bool {
+    guard _flags & _NodeFlag.state == 0 else { return false }
     _flags |= _NodeFlag.check
     _Scheduler.enqueue(self)
-    _markDependentsCheck()
+    return true
   }
 
   /// Brings the value up to date, recomputing only if a source changed.
@@ -93,6 +95,7 @@ extension _ObserverListBase {
 
   @usableFromInline
   final func _update() {
+    if _hasStaleSource { _settleStaleSources() }
     if _flags & _NodeFlag.state == _NodeFlag.check {
       _pullSources()
       if _flags & _NodeFlag.state == _NodeFlag.check {
@@ -104,6 +107,31 @@ extension _ObserverListBase {
     _Scheduler.untrackedDepth += 1
     _recompute()
     _Scheduler.untrackedDepth -= 1
+  }
+
+  /// Brings every out-of-date node upstream of this one up to date, lowest
+  /// height first, so that each one's sources are current when it updates.
+  ///
+  /// A read of a node whose sources are themselves out of date — an
+  /// observer of a chain's root reading its last cell before the queue
+  /// drains — would otherwise pull them recursively, one stack frame set
+  /// per level. Here the walk and the updates are loops, so a read uses
+  /// constant stack at any depth. The queue drains lowest height first, so
+  /// it never comes here; only such early reads pay for the walk.
+  final func _settleStaleSources() {
+    var stale: [_ObserverListBase] = []
+    var seen = Set<ObjectIdentifier>()
+    var work = _sourceLists
+    while let list = work.popLast() {
+      guard list._flags & _NodeFlag.state != 0, seen.insert(ObjectIdentifier(list)).inserted
+      else { continue }
+      stale.append(list)
+      work.append(contentsOf: list._sourceLists)
+    }
+    stale.sort { $0._height < $1._height }
+    for list in stale {
+      list._updateIfNeeded()
+    }
   }
 
   /// Updates the value and tells the observers if it changed.

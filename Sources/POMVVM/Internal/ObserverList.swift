@@ -141,6 +141,10 @@ public class _ObserverListBase {
   /// The lists this node reads, for the live graph.
   var _sourceLists: [_ObserverListBase] { [] }
 
+  /// Whether a node this node reads is out of date itself: an update must
+  /// then settle the nodes upstream first (``_settleStaleSources()``).
+  var _hasStaleSource: Bool { false }
+
   // MARK: - Graph edges
 
   /// Registers `node` as a reader of this list's value, as its input number
@@ -207,18 +211,34 @@ public class _ObserverListBase {
     }
   }
 
-  /// Marks the nodes that read this list as maybe dirty: a node upstream
-  /// changed, and this list's value may change when it is brought up to date.
+  /// Marks every node downstream of this list as maybe dirty: a node
+  /// upstream changed, and their values may change when they are brought up
+  /// to date.
+  ///
+  /// A depth-first walk in the order of the edges, as a recursion over the
+  /// readers would make it, but iterative: the marking order (which orders
+  /// nodes of one height in the scheduler) is the same, and a chain of any
+  /// depth uses constant stack. A node already marked is not entered again.
+  /// Runs no user code, so the shared frame stack never nests.
   final func _markDependentsCheck() {
-    switch _dependents {
-    case .none:
-      return
-    case .one(let node):
-      node.takeUnretainedValue()._markCheck()
-    case .many(let edges):
-      for edge in edges {
-        edge.node._markCheck()
+    var list = self
+    let bottom = _Marking.frames.count
+    while true {
+      switch list._dependents {
+      case .none:
+        break
+      case .one(let reader):
+        // A chain: no frame to keep.
+        let node = reader.takeUnretainedValue()
+        if node._markCheckAlone() {
+          list = node
+          continue
+        }
+      case .many(let edges):
+        _Marking.frames.append(_Marking.Frame(edges: edges, next: 0))
       }
+      guard let next = _Marking.nextUnmarked(above: bottom) else { return }
+      list = next
     }
   }
 
@@ -432,5 +452,39 @@ public class _ObserverList<Value>: _ObserverListBase {
   @inline(__always)
   nonisolated static func _handler(of node: Unmanaged<_NodeBase>) -> (@MainActor (Value) -> Void)? {
     node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: _ObserverNode<Value>.self)._handler }
+  }
+}
+
+/// The frames of the iterative marking walk (``_ObserverListBase/_markDependentsCheck()``):
+/// the edges of a list with several readers, and the next one to visit.
+///
+/// Not API. Kept between walks so that a walk allocates only when it goes
+/// deeper than any walk before it.
+@MainActor
+enum _Marking {
+  struct Frame {
+    let edges: ContiguousArray<_Dependent>
+    var next: Int
+  }
+
+  @exclusivity(unchecked)
+  static var frames: [Frame] = []
+
+  /// Marks and returns the next reader in the innermost frame that was not
+  /// marked yet, dropping the frames it finishes; `nil` once every frame
+  /// above `bottom` is done.
+  static func nextUnmarked(above bottom: Int) -> _ObserverListBase? {
+    while frames.count > bottom {
+      let last = frames.count - 1
+      let index = frames[last].next
+      guard index < frames[last].edges.count else {
+        frames.removeLast()
+        continue
+      }
+      frames[last].next = index + 1
+      let node = frames[last].edges[index].node
+      if node._markCheckAlone() { return node }
+    }
+    return nil
   }
 }

@@ -56,11 +56,13 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   @usableFromInline
   @exclusivity(unchecked)
   var _subscription: Subscription?
-  /// Tells stale changes from fresh ones after the adapter read the array
-  /// in the middle of a delivery; `nil` the rest of the time.
+  /// The number of the array's last change that the ids and `_pending`
+  /// account for: a change delivered later with a number up to this one is
+  /// already shown (the adapter read the array in the middle of a
+  /// delivery, when later changes were in its contents already).
   @usableFromInline
   @exclusivity(unchecked)
-  var _cursor: _ListCursor?
+  var _reflected: UInt64
   /// What changed since the view's last update, while it was not ready.
   @usableFromInline
   @exclusivity(unchecked)
@@ -68,6 +70,21 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   @usableFromInline
   @exclusivity(unchecked)
   var _isApplying = false
+  /// The query the adapter follows, if it was made with one; `_array` is
+  /// then `nil`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _query: LiveQuery<Element>?
+  /// The number of the array's last change when the adapter read the query
+  /// in the middle of one of its deliveries; `nil` otherwise.
+  ///
+  /// Until the
+  /// array delivers a later change, a change the query delivers may be one
+  /// the ids show already, so each is diffed against the query rather than
+  /// followed.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _queryAheadOf: UInt64?
 
   /// Starts keeping a view in step with an array: the view is reloaded with
   /// the array's rows as soon as it can take an update.
@@ -87,8 +104,44 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   ) {
     _array = array
     _view = view
-    _subscription = array.observeChanges { [weak self] change in
-      self?._receive(change)
+    // The first update reads the array's contents, which hold every change
+    // published so far, delivered or not.
+    _reflected = array._changeSequence
+    // The adapter holds the array until it cancels the subscription.
+    _subscription = array.observeChanges { [weak self, unowned(unsafe) array] change in
+      self?._receive(change, number: array._deliveringSequence)
+    }
+    _subscription?._setOrigin(fileID: fileID, line: line)
+    updateIfNeeded()
+  }
+
+  /// Starts keeping a view in step with a live query, exactly as with an
+  /// array: the view is reloaded with the query's rows as soon as it can
+  /// take an update, then patched with every change the query publishes.
+  ///
+  /// ```swift
+  /// let active = items.query(where: { !$0.done })
+  /// bag.insert(ListAdapter(active, view: self))
+  /// ```
+  ///
+  /// An edit that keeps its row in place costs O(log *n*): the update's
+  /// ``ListUpdate/elements`` are made only if the view reads them.
+  ///
+  /// - Parameters:
+  ///   - query: The query whose rows the view shows.
+  ///   - view: The view; the adapter holds it weakly.
+  ///   - fileID: Where the adapter is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the adapter is made; by default, the caller's line.
+  /// - Complexity: O(*n*) for the first update.
+  public init(
+    _ query: LiveQuery<Element>, view: View, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    _query = query
+    _view = view
+    _reflected = 0
+    _subscription = query.observeChanges { [weak self] change in
+      self?._receive(fromQuery: change)
     }
     _subscription?._setOrigin(fileID: fileID, line: line)
     updateIfNeeded()
@@ -104,24 +157,39 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   ///
   /// Call it when the view becomes ready (it appears, an animation ends).
   /// Called while the view applies an update, it waits for that update.
+  /// Called while the array delivers a change that the adapter has yet to
+  /// receive (from an observer of the array that runs before it), it waits
+  /// for that change, which comes later in the same delivery. The update
+  /// shows every change published so far, those still waiting to be
+  /// delivered included, and the adapter then skips them as they arrive.
   ///
   /// - Complexity: O(*n* + *m* log *m*) when changes wait, where *m* is
   ///   the number of rows outside the common prefix and suffix; O(1)
   ///   otherwise.
   @inlinable
   public func updateIfNeeded() {
-    guard let waiting = _pending, !_isApplying, let array = _array, let view = _view,
+    if _query != nil {
+      _updateFromQueryIfNeeded()
+      return
+    }
+    guard var waiting = _pending, !_isApplying, let array = _array, let view = _view,
       view.canUpdateRows
     else {
       return
     }
+    if array._isDelivering {
+      // The change being delivered reaches this adapter later: it calls
+      // this again then, with the change noted.
+      guard _reflected >= array._deliveringSequence else { return }
+      // The array's contents are ahead of the delivery: the changes
+      // still queued are shown by this update, so they count as changed.
+      _noteQueued(in: array, into: &waiting)
+    }
     _pending = nil
+    _reflected = array._changeSequence
     let elements = array._elements
     let (newIDs, changes) = Self._changes(
       from: _ids, to: elements, changed: waiting.changed, reload: waiting.needsReload)
-    // The array may be ahead of the change being delivered: whatever waits
-    // to be delivered is in `elements` already, so start counting afresh.
-    _register(with: array)
     _ids = newIDs
     guard !changes.isEmpty else { return }
     _perform(ListUpdate(changes: changes, ids: newIDs, elements: elements), on: view)
@@ -155,8 +223,9 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     _subscription?.cancel()
     _subscription = nil
     _array = nil
+    _query = nil
+    _queryAheadOf = nil
     _pending = nil
-    _cursor = nil
   }
 
   /// Whether the adapter still follows the array.
@@ -164,32 +233,21 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
 
   // MARK: - Internals
 
-  /// Reads the array afresh: if it is in the middle of a delivery, the
-  /// changes still waiting to be delivered are in its contents already, and
-  /// a cursor registered like an aggregate (which the array tells only of
-  /// changes made after it) tells them from later ones.
-  @inlinable
-  func _register(with array: ObservableArray<Element>) {
-    guard array._isDelivering else {
-      _cursor = nil
-      return
-    }
-    let cursor = _ListCursor()
-    _cursor = cursor
-    array._register(cursor) { [unowned(unsafe) cursor] _ in
-      cursor.isFresh = true
-      return nil
+  /// Notes the changes of `array` queued behind the one being delivered
+  /// and not yet accounted for.
+  @usableFromInline
+  func _noteQueued(in array: ObservableArray<Element>, into waiting: inout _PendingRows<Element.ID>)
+  {
+    for queued in array._pending where queued.sequence > _reflected {
+      waiting.note(queued.change.changeSet)
     }
   }
 
   @inlinable
-  func _receive(_ change: ArrayChange<Element>) {
-    if let cursor = _cursor {
-      // A change the ids already reflect is skipped. Changes arrive in
-      // order: after the first fresh one, every one is fresh.
-      guard cursor.isFresh else { return }
-      _cursor = nil
-    }
+  func _receive(_ change: ArrayChange<Element>, number: UInt64) {
+    // A change the ids already show is skipped.
+    guard number > _reflected else { return }
+    _reflected = number
     guard _pending == nil, !_isApplying, let view = _view, view.canUpdateRows else {
       _note(change)
       updateIfNeeded()
@@ -241,22 +299,66 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     return true
   }
 
+  /// ``updateIfNeeded()`` for an adapter that follows a query.
+  @usableFromInline
+  func _updateFromQueryIfNeeded() {
+    guard let waiting = _pending, !_isApplying, let query = _query, let view = _view,
+      view.canUpdateRows
+    else {
+      return
+    }
+    _pending = nil
+    if query._observers._depth > 0 {
+      // The query may have changed again since the change it delivers, and
+      // this adapter may have yet to receive that change: the rows read
+      // now are ahead of the changes still to come.
+      let sequence = query.array._changeSequence
+      _queryAheadOf = Swift.min(_queryAheadOf ?? sequence, sequence)
+    } else {
+      _queryAheadOf = nil
+    }
+    let elements = query.elements
+    let (newIDs, changes) = Self._changes(
+      from: _ids, to: elements, changed: waiting.changed, reload: waiting.needsReload)
+    _ids = newIDs
+    guard !changes.isEmpty else { return }
+    _perform(ListUpdate(changes: changes, ids: newIDs, elements: elements), on: view)
+  }
+
+  /// Takes one change of the query.
+  func _receive(fromQuery change: ArrayChange<Element>) {
+    if let mark = _queryAheadOf, let array = _query?.array {
+      if array._isDelivering && array._deliveringSequence > mark {
+        // A change of the array made after the adapter read the query:
+        // every change of the query from now on is new to it.
+        _queryAheadOf = nil
+      } else {
+        // Perhaps shown already, perhaps not: diff against the query, with
+        // the rows this change touched counted as changed.
+        _note(change)
+        updateIfNeeded()
+        return
+      }
+    }
+    guard _pending == nil, !_isApplying, let view = _view, view.canUpdateRows else {
+      _note(change)
+      updateIfNeeded()
+      return
+    }
+    guard _follow(change.changeSet), _ids.count == change._newCount else {
+      // The ids were not those the change starts from: start over.
+      _pending = _PendingRows(needsReload: true)
+      updateIfNeeded()
+      return
+    }
+    _perform(ListUpdate(change, ids: _ids), on: view)
+  }
+
   /// Notes a change the view cannot take now.
   @inlinable
   func _note(_ change: ArrayChange<Element>) {
     var waiting = _pending ?? _PendingRows(needsReload: false)
-    if change.changeSet.isReload {
-      waiting.needsReload = true
-      waiting.changed = []
-    } else if !waiting.needsReload {
-      // A re-inserted id may come back with another value: count it changed.
-      for update in change.changeSet.updates {
-        waiting.changed.insert(update.newElement.id)
-      }
-      for insertion in change.changeSet.insertions {
-        waiting.changed.insert(insertion.element.id)
-      }
-    }
+    waiting.note(change.changeSet)
     _pending = waiting
   }
 
@@ -272,17 +374,6 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   }
 }
 
-/// Marks the change being delivered as one the adapter has not seen: the
-/// array tells it, like an aggregate, only of changes made after it.
-@usableFromInline
-final class _ListCursor {
-  @usableFromInline
-  var isFresh = false
-
-  @inlinable
-  init() {}
-}
-
 /// What changed while a view could not take updates.
 @usableFromInline
 struct _PendingRows<ID: Hashable> {
@@ -294,6 +385,24 @@ struct _PendingRows<ID: Hashable> {
   @inlinable
   init(needsReload: Bool) {
     self.needsReload = needsReload
+  }
+
+  /// Counts the rows a change touched as changed.
+  @inlinable
+  mutating func note<Element: Identifiable>(_ changeSet: ChangeSet<Element>)
+  where Element.ID == ID {
+    if changeSet.isReload {
+      needsReload = true
+      changed = []
+    } else if !needsReload {
+      // A re-inserted id may come back with another value: count it changed.
+      for update in changeSet.updates {
+        changed.insert(update.newElement.id)
+      }
+      for insertion in changeSet.insertions {
+        changed.insert(insertion.element.id)
+      }
+    }
   }
 }
 
