@@ -232,7 +232,7 @@ private let queryComparisons: [Comparison] = [
     baseline: { kitQueryToggle(size: 1_000, query: true) }),
   Comparison(
     "query/toggle across sections, sectioned query + batch observer, vs no query, n = 100,000",
-    target: .ratioAtMost(3), baselineName: "the same toggle, an array observer only",
+    target: .ratioAtMost(3), baselineName: "the same toggle, a ListAdapter over the array",
     kit: { kitQueryToggle(size: 100_000, query: true) },
     baseline: { kitQueryToggle(size: 100_000, query: false) }),
   Comparison(

@@ -4,7 +4,8 @@ import POMVVM
 
 /// Toggles one row's `on` through its element cell, with a sectioned query
 /// (sections by `on`, rows by title) and an observer of its batch updates
-/// attached, or with only an observer of the array.
+/// standing for a sectioned list, or with a `ListAdapter` showing the
+/// array itself.
 @MainActor
 func kitQueryToggle(size: Int, query attached: Bool) -> any Fixture {
   let sink = sharedSink
@@ -18,7 +19,9 @@ func kitQueryToggle(size: Int, query attached: Bool) -> any Fixture {
         sink.total &+= change.batchUpdate.moves.count + change.newSectionCount
       })
   } else {
-    keep.append(items.observeChanges { sink.total &+= $0.changeSet.count })
+    let view = NoListView()
+    keep.append(view)
+    keep.append(ListAdapter(items, view: view))
   }
   let id = size / 2
   guard let on = items.cell(for: id, \.on) else { fatalError("no row \(id)") }

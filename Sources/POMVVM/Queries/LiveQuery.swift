@@ -38,14 +38,24 @@
 /// strongly; release the query and the observation ends.
 @MainActor
 public final class LiveQuery<Element: Identifiable> {
+  @usableFromInline
   let _engine: _QueryEngine<Element, _Unsectioned>
+  @usableFromInline
   let _observers = EventStream<ArrayChange<Element>>()
+  @usableFromInline
   var _subscription: Subscription?
+  @usableFromInline
   var _readers: [Subscription] = []
   /// The contents of the last published change, while it may still be
   /// read.
+  /// The number of changes published, to tell whether a nested change
+  /// was published during a delivery.
+  @usableFromInline
+  var _publishCount = 0
+  @usableFromInline
   var _snapshot: _DeferredElements<Element>?
 
+  @inlinable
   init(
     array: ObservableArray<Element>, isIncluded: @escaping (Element) -> Bool,
     areInIncreasingOrder: ((Element, Element) -> Bool)?, fileID: StaticString, line: UInt
@@ -153,6 +163,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var isIncluded: (Element) -> Bool {
     get { _engine.isIncluded }
     set {
@@ -166,6 +177,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// Setting it orders the rows again at once and publishes one change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var areInIncreasingOrder: ((Element, Element) -> Bool)? {
     get { _engine.areInIncreasingOrder }
     set {
@@ -178,12 +190,17 @@ public final class LiveQuery<Element: Identifiable> {
   /// change: for a predicate that reads state the query does not know of.
   ///
   /// - Complexity: O(*n* log *n*).
+  @inlinable
   public func reevaluate() {
     // While the array is ahead of the rows (it changed from inside a
     // delivery that has not reached the query yet), any row may have a new
     // value.
     let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: { _ in !isCurrent })
+    if isCurrent {
+      _refilter()
+    } else {
+      _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: { _ in true })
+    }
   }
 
   /// How many times every element was evaluated again; for the package's
@@ -225,6 +242,7 @@ public final class LiveQuery<Element: Identifiable> {
 
   // MARK: - Following the array
 
+  @inlinable
   func _receive(_ change: ArrayChange<Element>) {
     switch _engine.plan(for: change) {
     case .ignore:
@@ -238,19 +256,101 @@ public final class LiveQuery<Element: Identifiable> {
     }
   }
 
-  func _reevaluate(oldValue: (Element.ID) -> Element, changed: (Element.ID) -> Bool) {
+  @inlinable
+  func _reevaluate(oldValue: (Element.ID) -> Element, changed: ((Element.ID) -> Bool)?) {
     _retireSnapshot()
-    let old = _engine.allIDs().map(oldValue)
+    let oldIDs = _engine.allIDs()
+    var old: [Element] = []
+    old.reserveCapacity(oldIDs.count)
+    for id in oldIDs { old.append(oldValue(id)) }
     _ = _engine.evaluateAll()
-    let new = _engine.allIDs().map { _engine.value(of: $0) }
-    var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
-    let changeSet = _IdentityDiff.changeSet(
-      from: old, to: new, oldContains: { _ in false },
-      isUnchanged: { old, _ in !changed(old.id) }, middle: &middle)
+    let newIDs = _engine.allIDs()
+    var new: [Element] = []
+    new.reserveCapacity(newIDs.count)
+    for id in newIDs { new.append(_engine.value(of: id)) }
+    var changedIDs: Set<Element.ID> = []
+    if let changed {
+      for id in newIDs where changed(id) { changedIDs.insert(id) }
+    }
+    _publish(Self._difference(from: old, to: new, changed: changedIDs))
+  }
+
+  /// Evaluates every element again while the array is as the rows show it:
+  /// when the rows that stay keep their order (a new predicate), the
+  /// change is their removals and insertions, found through the old tree
+  /// in O(*n*), without an identity diff.
+  @inlinable
+  func _refilter() {
+    _retireSnapshot()
+    // The array does not change here, so array positions identify the
+    // rows before and after.
+    let elements = _engine.array._elements
+    let oldIDs = _engine.tree.ids(of: 0)
+    var oldPositions: [Int] = []
+    oldPositions.reserveCapacity(oldIDs.count)
+    var oldRank = [Int32](repeating: -1, count: elements.count)
+    for rank in oldIDs.indices {
+      let position = _required(_engine.array._index(of: oldIDs[rank]), "a row left the array")
+      oldPositions.append(position)
+      oldRank[position] = Int32(rank)
+    }
+    _ = _engine.evaluateAll(recordingOld: false)
+    let positions = _engine.flatPositions
+    _engine.flatPositions = []
+    var stays = [Bool](repeating: false, count: oldIDs.count)
+    var changeSet = ChangeSet<Element>()
+    var last: Int32 = -1
+    var isOrdered = true
+    for index in positions.indices {
+      let rank = oldRank[positions[index]]
+      if rank >= 0 {
+        if rank < last {
+          isOrdered = false
+          break
+        }
+        last = rank
+        stays[Int(rank)] = true
+      } else {
+        changeSet.insertions.append(.init(index: index, element: elements[positions[index]]))
+      }
+    }
+    if isOrdered {
+      for index in oldIDs.indices where !stays[index] {
+        changeSet.removals.append(.init(index: index, element: elements[oldPositions[index]]))
+      }
+    }
+    if !isOrdered || changeSet.count > Swift.max(oldIDs.count, positions.count) {
+      // The order changed too, or most rows did: diff by identity, which
+      // falls back to a reload.
+      var oldElements: [Element] = []
+      oldElements.reserveCapacity(oldIDs.count)
+      for position in oldPositions { oldElements.append(elements[position]) }
+      var newElements: [Element] = []
+      newElements.reserveCapacity(positions.count)
+      for position in positions { newElements.append(elements[position]) }
+      changeSet =
+        isOrdered
+        ? .reload(from: oldElements, to: newElements)
+        : Self._difference(from: oldElements, to: newElements, changed: [])
+    }
     _publish(changeSet)
   }
 
+  /// The identity diff of two contents, updates for the `changed` ids.
+  ///
+  /// Nonisolated, so that the diff's closures carry no executor checks.
+  @inlinable
+  nonisolated static func _difference(
+    from old: [Element], to new: [Element], changed: Set<Element.ID>
+  ) -> ChangeSet<Element> {
+    var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
+    return _IdentityDiff.changeSet(
+      from: old, to: new, oldContains: { _ in false },
+      isUnchanged: { old, _ in changed.isEmpty || !changed.contains(old.id) }, middle: &middle)
+  }
+
   /// The change set, in the query's indices, of one incremental step.
+  @inlinable
   func _changeSet(for step: _QueryEngine<Element, _Unsectioned>.Step) -> ChangeSet<Element> {
     let touched = step.touched
     var changeSet = ChangeSet<Element>()
@@ -287,17 +387,21 @@ public final class LiveQuery<Element: Identifiable> {
     return changeSet
   }
 
+  @inlinable
   func _publish(_ changeSet: ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
-    let snapshot = _makeSnapshot()
-    _snapshot = snapshot
-    _observers.send(ArrayChange(changeSet: changeSet, deferred: snapshot))
-    if _snapshot === snapshot { _retireSnapshot() }
+    _publishCount &+= 1
+    let number = _publishCount
+    _send(changeSet)
+    // Unless a nested change retired it already, the change's contents are
+    // let go of, or made now if an observer kept the change.
+    if _publishCount == number { _retireSnapshot() }
   }
 
   /// Contents made on demand from the rows as they are now, or frozen
   /// before the rows change.
+  @inlinable
   func _makeSnapshot() -> _DeferredElements<Element> {
     let buffer = _engine.array._elements
     let sequence = _engine.array._changeSequence
@@ -309,6 +413,18 @@ public final class LiveQuery<Element: Identifiable> {
 
   /// Lets go of the last change's contents, making them first if someone
   /// still holds the change.
+  /// Sends a change whose contents are made on demand. A function of its
+  /// own, so that nothing here holds the contents once the observers are
+  /// done: they are made only if an observer kept the change.
+  @inlinable
+  @inline(never)
+  func _send(_ changeSet: ChangeSet<Element>) {
+    let snapshot = _makeSnapshot()
+    _snapshot = snapshot
+    _observers.send(ArrayChange(changeSet: changeSet, deferred: snapshot))
+  }
+
+  @inlinable
   func _retireSnapshot() {
     guard var snapshot = _snapshot else { return }
     _snapshot = nil
@@ -317,6 +433,7 @@ public final class LiveQuery<Element: Identifiable> {
 }
 
 /// The one section key of a flat query.
+@usableFromInline
 enum _Unsectioned: Hashable {
   case only
 }
@@ -341,6 +458,7 @@ extension ObservableArray {
   /// - Returns: The query; it lives as long as you hold it.
   /// - Complexity: O(*n* log *n*) to make; then O(log *n*) per changed
   ///   element.
+  @inlinable
   public func query(
     where isIncluded: @escaping (Element) -> Bool = { _ in true },
     sortedBy areInIncreasingOrder: ((Element, Element) -> Bool)? = nil,
@@ -368,6 +486,7 @@ extension ObservableArray {
   ///   - line: Where the query is made; by default, the caller's line.
   /// - Returns: The query; it observes the cells as long as it lives.
   /// - Complexity: O(*n* log *n*) to make, and per change of a read cell.
+  @inlinable
   public func query(
     where isIncluded: @escaping (Element) -> Bool = { _ in true },
     sortedBy areInIncreasingOrder: ((Element, Element) -> Bool)? = nil,
@@ -385,6 +504,7 @@ extension ObservableArray {
 
 /// Calls `action` on every change of `cell`, whatever its value type.
 @MainActor
+@usableFromInline
 func _observeChanges(of cell: some ObservableCell, _ action: @escaping @MainActor () -> Void)
   -> Subscription
 {

@@ -12,6 +12,7 @@ public struct QuerySection<Key: Hashable, Element: Identifiable> {
   /// - Parameters:
   ///   - key: The section's key.
   ///   - elements: Its rows, in order.
+  @inlinable
   public init(key: Key, elements: [Element]) {
     self.key = key
     self.ids = elements.map(\.id)

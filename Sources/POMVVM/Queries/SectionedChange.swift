@@ -34,11 +34,13 @@ public struct SectionedChange<Key: Hashable, Element: Identifiable> {
   /// - Parameters:
   ///   - batchUpdate: What changed.
   ///   - newSections: The sections right after the change.
+  @inlinable
   public init(batchUpdate: SectionedBatchUpdate, newSections: [QuerySection<Key, Element>]) {
     self.batchUpdate = batchUpdate
     self._sections = .stored(newSections)
   }
 
+  @inlinable
   init(batchUpdate: SectionedBatchUpdate, deferred: _DeferredElements<QuerySection<Key, Element>>) {
     self.batchUpdate = batchUpdate
     self._sections = .deferred(deferred)

@@ -23,12 +23,22 @@
 /// (see ``SectionedBatchUpdate``).
 @MainActor
 public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifiable> {
+  @usableFromInline
   let _engine: _QueryEngine<Element, Key>
+  @usableFromInline
   let _observers = EventStream<SectionedChange<Key, Element>>()
+  @usableFromInline
   var _subscription: Subscription?
+  @usableFromInline
   var _readers: [Subscription] = []
+  /// The number of changes published, to tell whether a nested change
+  /// was published during a delivery.
+  @usableFromInline
+  var _publishCount = 0
+  @usableFromInline
   var _snapshot: _DeferredElements<QuerySection<Key, Element>>?
 
+  @inlinable
   init(
     array: ObservableArray<Element>, isIncluded: @escaping (Element) -> Bool,
     areInIncreasingOrder: ((Element, Element) -> Bool)?, sectionKey: @escaping (Element) -> Key,
@@ -146,6 +156,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var isIncluded: (Element) -> Bool {
     get { _engine.isIncluded }
     set {
@@ -160,6 +171,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// Setting it orders the rows again at once and publishes one change.
   ///
   /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
   public var areInIncreasingOrder: ((Element, Element) -> Bool)? {
     get { _engine.areInIncreasingOrder }
     set {
@@ -172,9 +184,10 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// change.
   ///
   /// - Complexity: O(*n* log *n*).
+  @inlinable
   public func reevaluate() {
     let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    _reevaluate(changed: { _ in !isCurrent })
+    _reevaluate(changed: isCurrent ? nil : { _ in true })
   }
 
   /// How many times every element was evaluated again; for the package's
@@ -215,6 +228,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
 
   // MARK: - Following the array
 
+  @inlinable
   func _receive(_ change: ArrayChange<Element>) {
     switch _engine.plan(for: change) {
     case .ignore:
@@ -228,18 +242,22 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     }
   }
 
-  func _reevaluate(changed: (Element.ID) -> Bool) {
+  @inlinable
+  func _reevaluate(changed: ((Element.ID) -> Bool)?) {
     _retireSnapshot()
     let old = _engine.evaluateAll()
     let new = _engine.sections.map { (key: $0.key, ids: _engine.tree.ids(of: $0.tree)) }
     var changedIDs: Set<Element.ID> = []
-    for section in new {
-      for id in section.ids where changed(id) { changedIDs.insert(id) }
+    if let changed {
+      for section in new {
+        for id in section.ids where changed(id) { changedIDs.insert(id) }
+      }
     }
     _publish(SectionedBatchUpdate.difference(from: old, to: new, changedIDs: changedIDs))
   }
 
   /// The batch update of one incremental step.
+  @inlinable
   func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
     let touched = step.touched
     var batch = SectionedBatchUpdate(
@@ -292,15 +310,19 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     return batch
   }
 
+  @inlinable
   func _publish(_ batch: SectionedBatchUpdate) {
     guard !batch.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
-    let snapshot = _makeSnapshot()
-    _snapshot = snapshot
-    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
-    if _snapshot === snapshot { _retireSnapshot() }
+    _publishCount &+= 1
+    let number = _publishCount
+    _send(batch)
+    // Unless a nested change retired it already, the change's contents are
+    // let go of, or made now if an observer kept the change.
+    if _publishCount == number { _retireSnapshot() }
   }
 
+  @inlinable
   func _makeSnapshot() -> _DeferredElements<QuerySection<Key, Element>> {
     let buffer = _engine.array._elements
     let sequence = _engine.array._changeSequence
@@ -315,6 +337,18 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     }
   }
 
+  /// Sends a change whose contents are made on demand. A function of its
+  /// own, so that nothing here holds the contents once the observers are
+  /// done: they are made only if an observer kept the change.
+  @inlinable
+  @inline(never)
+  func _send(_ batch: SectionedBatchUpdate) {
+    let snapshot = _makeSnapshot()
+    _snapshot = snapshot
+    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
+  }
+
+  @inlinable
   func _retireSnapshot() {
     guard var snapshot = _snapshot else { return }
     _snapshot = nil
@@ -347,6 +381,7 @@ extension ObservableArray {
   /// - Returns: The query; it lives as long as you hold it.
   /// - Complexity: O(*n* log *n*) to make; then O(log *n*) per changed
   ///   element, plus O(*s*) when a section appears or empties.
+  @inlinable
   public func query<Key: Hashable & Comparable>(
     where isIncluded: @escaping (Element) -> Bool = { _ in true },
     sortedBy areInIncreasingOrder: ((Element, Element) -> Bool)? = nil,

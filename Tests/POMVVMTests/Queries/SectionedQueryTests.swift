@@ -1,4 +1,5 @@
 import POMVVM
+import POMVVMTesting
 import TestSupport
 import Testing
 
@@ -24,9 +25,15 @@ struct SectionedQueryTests {
     let key: (TestItem) -> String = { $0.text }
     // Set before the query hears of the change: this observer comes first.
     var lastArrayChangeSize = Int.max
-    let sizes = array.observeChanges { lastArrayChangeSize = $0.changeSet.count }
+    var changedIDs: Set<Int> = []
+    let sizes = array.observeChanges { change in
+      lastArrayChangeSize = change.changeSet.count
+      changedIDs = Set(change.changeSet.updates.map(\.newElement.id))
+    }
     let query = array.query(where: filter.1, sortedBy: order.1, sectionedBy: key)
     var shown = Self.shape(query.sections)
+    var headless = HeadlessSectionedList<String, Int>(
+      sections: shown.map { .init(key: $0.key, ids: $0.ids) })
     var failures: [String] = []
     var step = 0
     var held: [SectionedChange<String, TestItem>] = []
@@ -42,6 +49,10 @@ struct SectionedQueryTests {
         failures.append(
           "step \(step): \(change.batchUpdate) on \(shown) gives \(replayed), not \(new)")
       }
+      let violations = headless.apply(
+        change.batchUpdate, newSections: new.map { .init(key: $0.key, ids: $0.ids) },
+        changed: changedIDs)
+      if !violations.isEmpty { failures.append("step \(step): \(violations)") }
       if change.batchUpdate.isReloadData && lastArrayChangeSize <= 2 {
         failures.append("step \(step): reloadData for a change of one element")
       }
@@ -53,10 +64,12 @@ struct SectionedQueryTests {
       case 0:
         filter = QueryModel.filters[Int(random.next() % 4)]
         lastArrayChangeSize = Int.max
+        changedIDs = []
         query.isIncluded = filter.1
       case 1:
         order = QueryModel.orders[Int(random.next() % 4)]
         lastArrayChangeSize = Int.max
+        changedIDs = []
         query.areInIncreasingOrder = order.1
       default:
         QueryModel.mutate(array, &random, nextID: &nextID, removed: &removed)

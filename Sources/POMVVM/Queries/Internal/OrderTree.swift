@@ -13,25 +13,37 @@
 /// Several trees can share the slots: a sectioned query keeps one per
 /// section. A root's parent link holds `-(tree + 2)`, so a node finds the
 /// tree it belongs to by walking up.
+@usableFromInline
 struct _OrderTree<ID: Hashable> {
-  private(set) var left: [Int32] = []
-  private(set) var right: [Int32] = []
-  private(set) var parent: [Int32] = []
-  private(set) var size: [Int32] = []
-  private(set) var ids: [ID] = []
-  private var free: [Int32] = []
+  @usableFromInline
+  var left: [Int32] = []
+  @usableFromInline
+  var right: [Int32] = []
+  @usableFromInline
+  var parent: [Int32] = []
+  @usableFromInline
+  var size: [Int32] = []
+  @usableFromInline
+  var ids: [ID] = []
+  @usableFromInline
+  var free: [Int32] = []
   /// The node of every id in a tree: an open-addressing table of node
   /// numbers with linear probing, whose keys are read from `ids`, so it
   /// costs 4 bytes a slot and holds no second copy of the ids.
-  private var table: [Int32] = []
+  @usableFromInline
+  var table: [Int32] = []
   /// How many ids the trees hold together.
-  private(set) var count = 0
+  @usableFromInline
+  var count = 0
   /// The root of each tree, or -1 while it is empty.
+  @usableFromInline
   var roots: [Int32] = []
 
+  @inlinable
   static var none: Int32 { -1 }
 
   /// The number of rows of tree `tree`.
+  @inlinable
   func count(of tree: Int) -> Int {
     let root = roots[tree]
     return root < 0 ? 0 : Int(size[Int(root)])
@@ -39,7 +51,8 @@ struct _OrderTree<ID: Hashable> {
 
   /// A pseudo-random priority for a slot: a finalizer of a 32-bit hash.
   @inline(__always)
-  private static func priority(_ node: Int32) -> UInt32 {
+  @inlinable
+  static func priority(_ node: Int32) -> UInt32 {
     var x = UInt32(bitPattern: node) &+ 0x9E37_79B9
     x = (x ^ (x >> 16)) &* 0x85EB_CA6B
     x = (x ^ (x >> 13)) &* 0xC2B2_AE35
@@ -47,15 +60,18 @@ struct _OrderTree<ID: Hashable> {
   }
 
   @inline(__always)
-  private func sizeOf(_ node: Int32) -> Int32 { node < 0 ? 0 : size[Int(node)] }
+  @inlinable
+  func sizeOf(_ node: Int32) -> Int32 { node < 0 ? 0 : size[Int(node)] }
 
   /// Adds an empty tree and returns its number.
+  @inlinable
   mutating func addTree() -> Int {
     roots.append(Self.none)
     return roots.count - 1
   }
 
   /// Empties every tree and forgets all ids.
+  @inlinable
   mutating func removeAll(trees: Int) {
     left.removeAll(keepingCapacity: true)
     right.removeAll(keepingCapacity: true)
@@ -69,9 +85,11 @@ struct _OrderTree<ID: Hashable> {
   }
 
   /// Whether `id` is in a tree.
+  @inlinable
   func contains(_ id: ID) -> Bool { node(of: id) != nil }
 
   /// The tree that `id` is in.
+  @inlinable
   func tree(of id: ID) -> Int? {
     guard var node = node(of: id) else { return nil }
     while parent[Int(node)] >= 0 { node = parent[Int(node)] }
@@ -81,11 +99,13 @@ struct _OrderTree<ID: Hashable> {
   /// The position of `id` within its tree.
   ///
   /// - Complexity: O(log *n*) expected.
+  @inlinable
   func rank(of id: ID) -> Int? {
     guard let node = node(of: id) else { return nil }
     return rank(node: node)
   }
 
+  @inlinable
   func rank(node start: Int32) -> Int {
     var node = start
     var rank = Int(sizeOf(left[Int(node)]))
@@ -100,6 +120,7 @@ struct _OrderTree<ID: Hashable> {
   /// The id at `position` of tree `tree`.
   ///
   /// - Complexity: O(log *n*) expected.
+  @inlinable
   func id(at position: Int, in tree: Int) -> ID {
     var node = roots[tree]
     var k = Int32(position)
@@ -119,6 +140,7 @@ struct _OrderTree<ID: Hashable> {
   /// Every id of tree `tree`, in order.
   ///
   /// - Complexity: O(*n*).
+  @inlinable
   func ids(of tree: Int) -> [ID] {
     var result: [ID] = []
     result.reserveCapacity(count(of: tree))
@@ -136,7 +158,8 @@ struct _OrderTree<ID: Hashable> {
     return result
   }
 
-  private mutating func newNode(_ id: ID) -> Int32 {
+  @inlinable
+  mutating func newNode(_ id: ID) -> Int32 {
     let node: Int32
     if let reused = free.popLast() {
       node = reused
@@ -159,19 +182,22 @@ struct _OrderTree<ID: Hashable> {
   }
 
   @inline(__always)
-  private mutating func update(_ node: Int32) {
+  @inlinable
+  mutating func update(_ node: Int32) {
     size[Int(node)] = sizeOf(left[Int(node)]) + sizeOf(right[Int(node)]) + 1
   }
 
   @inline(__always)
-  private mutating func setRoot(_ node: Int32, of tree: Int) {
+  @inlinable
+  mutating func setRoot(_ node: Int32, of tree: Int) {
     roots[tree] = node
     if node >= 0 { parent[Int(node)] = -Int32(tree) - 2 }
   }
 
   /// Splits a subtree into its first `k` rows and the rest; both results
   /// have no parent set.
-  private mutating func split(_ node: Int32, _ k: Int32) -> (Int32, Int32) {
+  @inlinable
+  mutating func split(_ node: Int32, _ k: Int32) -> (Int32, Int32) {
     if node < 0 { return (Self.none, Self.none) }
     let n = Int(node)
     let leftSize = sizeOf(left[n])
@@ -193,7 +219,8 @@ struct _OrderTree<ID: Hashable> {
   }
 
   /// Joins two subtrees, every row of `a` before every row of `b`.
-  private mutating func merge(_ a: Int32, _ b: Int32) -> Int32 {
+  @inlinable
+  mutating func merge(_ a: Int32, _ b: Int32) -> Int32 {
     if a < 0 { return b }
     if b < 0 { return a }
     if Self.priority(a) > Self.priority(b) {
@@ -216,6 +243,7 @@ struct _OrderTree<ID: Hashable> {
   /// row with id `other`.
   ///
   /// - Complexity: O(log *n*) expected calls of `isBefore`.
+  @inlinable
   func insertionRank(in tree: Int, isBefore: (ID) -> Bool) -> Int {
     var node = roots[tree]
     var rank = 0
@@ -233,6 +261,7 @@ struct _OrderTree<ID: Hashable> {
   /// Inserts `id`, which must not be in a tree, at `position` of tree `tree`.
   ///
   /// - Complexity: O(log *n*) expected.
+  @inlinable
   mutating func insert(_ id: ID, at position: Int, in tree: Int) {
     let node = newNode(id)
     let (a, b) = split(roots[tree], Int32(position))
@@ -243,6 +272,7 @@ struct _OrderTree<ID: Hashable> {
   ///
   /// - Complexity: O(log *n*) expected.
   @discardableResult
+  @inlinable
   mutating func remove(_ id: ID) -> (tree: Int, position: Int)? {
     guard let node = tableRemove(id) else { return nil }
     let position = rank(node: node)
@@ -282,6 +312,7 @@ struct _OrderTree<ID: Hashable> {
   /// in another tree.
   ///
   /// - Complexity: O(*k*) for *k* ids, besides freeing the old rows.
+  @inlinable
   mutating func build(_ ordered: [ID], in tree: Int) {
     for id in self.ids(of: tree) { remove(id) }
     let total = count + ordered.count
@@ -329,6 +360,7 @@ struct _OrderTree<ID: Hashable> {
   /// The node of `id`, if a tree holds it.
   ///
   /// - Complexity: O(1) on average.
+  @inlinable
   func node(of id: ID) -> Int32? {
     guard count != 0 else { return nil }
     let capacity = table.count
@@ -341,7 +373,8 @@ struct _OrderTree<ID: Hashable> {
     }
   }
 
-  private mutating func tableInsert(_ node: Int32) {
+  @inlinable
+  mutating func tableInsert(_ node: Int32) {
     if (count + 1) * 4 > table.count * 3 {
       // The new node is in `ids` already: the rebuild places it too.
       regrow(capacity: Swift.max(16, (count + 1) * 2))
@@ -351,7 +384,8 @@ struct _OrderTree<ID: Hashable> {
     count += 1
   }
 
-  private mutating func place(_ node: Int32) {
+  @inlinable
+  mutating func place(_ node: Int32) {
     let capacity = table.count
     var slot = _homeSlot(of: ids[Int(node)], capacity)
     while table[slot] >= 0 { slot = slot &+ 1 == capacity ? 0 : slot &+ 1 }
@@ -359,7 +393,8 @@ struct _OrderTree<ID: Hashable> {
   }
 
   /// Places every node that is not free in a table of `capacity` slots.
-  private mutating func regrow(capacity: Int) {
+  @inlinable
+  mutating func regrow(capacity: Int) {
     table = [Int32](repeating: Self.none, count: Swift.max(16, capacity))
     var isFree = [Bool](repeating: false, count: ids.count)
     for node in free { isFree[Int(node)] = true }
@@ -371,7 +406,8 @@ struct _OrderTree<ID: Hashable> {
   }
 
   /// Takes `id` out of the table; returns its node.
-  private mutating func tableRemove(_ id: ID) -> Int32? {
+  @inlinable
+  mutating func tableRemove(_ id: ID) -> Int32? {
     guard count != 0 else { return nil }
     let capacity = table.count
     var hole = _homeSlot(of: id, capacity)

@@ -6,28 +6,48 @@
 /// tree of ``_OrderTree``; `sections` lists the present ones in section
 /// order, so a row's path is a binary search and a rank away.
 @MainActor
+@usableFromInline
 final class _QueryEngine<Element: Identifiable, Key: Hashable> {
+  @usableFromInline
   let array: ObservableArray<Element>
+  @usableFromInline
   var isIncluded: (Element) -> Bool
+  @usableFromInline
   var areInIncreasingOrder: ((Element, Element) -> Bool)?
+  @usableFromInline
   let sectionKey: (Element) -> Key
+  @usableFromInline
   let sectionOrder: (Key, Key) -> Bool
   /// The key of the one section of a flat query, which is always
   /// present; `nil` for a sectioned query.
+  @usableFromInline
   let flatKey: Key?
+  @usableFromInline
   var isFlat: Bool { flatKey != nil }
 
+  @usableFromInline
   var tree = _OrderTree<Element.ID>()
   /// The present sections, in section order, with their trees.
+  @usableFromInline
   var sections: [(key: Key, tree: Int)] = []
+  @usableFromInline
   var treeOfKey: [Key: Int] = [:]
+  @usableFromInline
   var keyOfTree: [Key?] = []
+  @usableFromInline
   var freeTrees: [Int] = []
   /// The number of the array's last change the rows reflect.
+  @usableFromInline
   var lastSequence: UInt64 = 0
   /// How many changes were handled by evaluating every element again.
+  @usableFromInline
   var rebuilds = 0
+  /// The array positions of a flat query's rows after ``evaluateAll()``,
+  /// for the caller to take.
+  @usableFromInline
+  var flatPositions: [Int] = []
 
+  @inlinable
   init(
     array: ObservableArray<Element>, isIncluded: @escaping (Element) -> Bool,
     areInIncreasingOrder: ((Element, Element) -> Bool)?, sectionKey: @escaping (Element) -> Key,
@@ -44,15 +64,18 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
 
   // MARK: - Reading
 
+  @inlinable
   var count: Int { tree.count }
 
   /// The current value of an element of the array, by id.
   @inline(__always)
+  @inlinable
   func value(of id: Element.ID) -> Element {
     array._elements[_required(array._index(of: id), "row \(id) is not in the array")]
   }
 
   /// The index in `sections` of a key, or where it would go.
+  @inlinable
   func sectionIndex(of key: Key) -> (index: Int, found: Bool) {
     var low = 0
     var high = sections.count
@@ -66,6 +89,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   }
 
   /// Where `id` is shown: its section's index and its row.
+  @inlinable
   func path(of id: Element.ID) -> RowPath? {
     guard let tree = tree.tree(of: id), let key = keyOfTree[tree],
       let row = self.tree.rank(of: id)
@@ -73,11 +97,13 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     return RowPath(section: sectionIndex(of: key).index, row: row)
   }
 
+  @inlinable
   func ids(inSection index: Int) -> [Element.ID] {
     tree.ids(of: sections[index].tree)
   }
 
   /// Every id, section after section.
+  @inlinable
   func allIDs() -> [Element.ID] {
     if isFlat { return tree.ids(of: 0) }
     var result: [Element.ID] = []
@@ -89,14 +115,25 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// The current values of `ids`: through the array's id index when the
   /// array has not changed since `sequence`, through a table of `buffer`,
   /// the contents at `sequence`, otherwise.
+  @inlinable
   func values(of ids: [Element.ID], buffer: [Element], sequence: UInt64) -> [Element] {
     if array._changeSequence == sequence {
-      return ids.map { value(of: $0) }
+      // Loops rather than `map`: a main-actor closure passed to the
+      // standard library pays an executor check per call.
+      var values: [Element] = []
+      values.reserveCapacity(ids.count)
+      for id in ids { values.append(value(of: id)) }
+      return values
     }
     var table: [Element.ID: Element] = [:]
     table.reserveCapacity(buffer.count)
     for element in buffer { table[element.id] = element }
-    return ids.compactMap { table[$0] }
+    var values: [Element] = []
+    values.reserveCapacity(ids.count)
+    for id in ids {
+      if let value = table[id] { values.append(value) }
+    }
+    return values
   }
 
   // MARK: - Evaluating everything
@@ -105,13 +142,18 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ///
   /// - Returns: The sections before, as keys and ids.
   /// - Complexity: O(*n* log *n*).
-  func evaluateAll() -> [(key: Key, ids: [Element.ID])] {
-    let old = sections.map { (key: $0.key, ids: tree.ids(of: $0.tree)) }
+  @inlinable
+  func evaluateAll(recordingOld: Bool = true) -> [(key: Key, ids: [Element.ID])] {
+    var old: [(key: Key, ids: [Element.ID])] = []
+    if recordingOld {
+      for section in sections { old.append((section.key, tree.ids(of: section.tree))) }
+    }
     rebuilds += 1
     lastSequence = array._changeSequence
     let elements = array._elements
     var groups: [Key: [Int]] = [:]
     var flat: [Int] = []
+    let isFlat = self.isFlat
     for position in elements.indices where isIncluded(elements[position]) {
       if isFlat {
         flat.append(position)
@@ -128,17 +170,14 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     for (key, group) in groups.sorted(by: { sectionOrder($0.key, $1.key) }) {
       var positions = group
       if let order = areInIncreasingOrder {
-        positions.sort { a, b in
-          if order(elements[a], elements[b]) { return true }
-          if order(elements[b], elements[a]) { return false }
-          return a < b
-        }
+        Self._sort(&positions, of: elements, by: order)
       }
       let number = tree.addTree()
       keyOfTree.append(key)
       treeOfKey[key] = number
       sections.append((key, number))
-      tree.build(positions.map { elements[$0].id }, in: number)
+      tree.build(Self._ids(at: positions, in: elements), in: number)
+      if isFlat { flatPositions = positions }
     }
     return old
   }
@@ -147,28 +186,55 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
 
   /// One element that a change touched, as the query saw it before and sees
   /// it after.
+  @usableFromInline
   struct Touched {
+    @usableFromInline
     var id: Element.ID
     /// The value before the change, if the element was in the array.
+    @usableFromInline
     var oldValue: Element?
     /// Whether the array reported a new value for it.
+    @usableFromInline
     var changed = false
+    @usableFromInline
     var isInArray = true
+    @usableFromInline
     var oldKey: Key?
+    @usableFromInline
     var oldSection = -1
+    @usableFromInline
     var oldRow = -1
+    @usableFromInline
     var newKey: Key?
+    @usableFromInline
     var newSection = -1
+    @usableFromInline
     var newRow = -1
+
+    @inlinable
+    init(id: Element.ID) {
+      self.id = id
+    }
   }
 
   /// What an incremental step did to the sections.
+  @usableFromInline
   struct Step {
+    @usableFromInline
     var touched: [Touched]
     /// Old indices of the sections that emptied, ascending.
+    @usableFromInline
     var deletedSections: [Int]
     /// New indices of the sections that appeared, ascending.
+    @usableFromInline
     var insertedSections: [Int]
+
+    @inlinable
+    init(touched: [Touched], deletedSections: [Int], insertedSections: [Int]) {
+      self.touched = touched
+      self.deletedSections = deletedSections
+      self.insertedSections = insertedSections
+    }
   }
 
   /// Follows one change of the array incrementally: the touched elements
@@ -179,6 +245,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ///
   /// - Complexity: O(*k* log *n*) for *k* touched elements, plus O(*s*) per
   ///   section that appears or empties.
+  @inlinable
   func follow(_ change: ArrayChange<Element>) -> Step {
     lastSequence = array._changeSequence
     let changeSet = change.changeSet
@@ -291,9 +358,30 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       touched: touched, deletedSections: deletedSections, insertedSections: insertedSections)
   }
 
+  /// Sorts positions of `elements` by `order`, ties by position.
+  ///
+  /// Nonisolated, so that the comparisons carry no executor checks.
+  @inlinable
+  nonisolated static func _sort(
+    _ positions: inout [Int], of elements: [Element], by order: (Element, Element) -> Bool
+  ) {
+    positions.sort { a, b in
+      if order(elements[a], elements[b]) { return true }
+      if order(elements[b], elements[a]) { return false }
+      return a < b
+    }
+  }
+
+  /// The ids at `positions` of `elements`.
+  @inlinable
+  nonisolated static func _ids(at positions: [Int], in elements: [Element]) -> [Element.ID] {
+    positions.map { elements[$0].id }
+  }
+
   /// Whether `element`, at `position` in the array, goes before the row of
   /// `other`: by the sort order, then by the array's order.
   @inline(__always)
+  @inlinable
   func isBefore(_ element: Element, at position: Int, _ other: Element.ID) -> Bool {
     let otherPosition = _required(array._index(of: other), "row \(other) is not in the array")
     if let order = areInIncreasingOrder {
@@ -314,6 +402,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ///   - touched: Every touched row.
   /// - Returns: Whether each of `kept` stays.
   /// - Complexity: O(*k* log *k*).
+  @inlinable
   static func staying(_ kept: [Int], in touched: [Touched]) -> [Bool] {
     if kept.isEmpty { return [] }
     if touched.count == 1 {
@@ -355,6 +444,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
 
 extension _QueryEngine {
   /// How to follow a change of the array.
+  @usableFromInline
   enum Plan {
     /// The rows already reflect it (the query was made after it).
     case ignore
@@ -368,6 +458,7 @@ extension _QueryEngine {
   }
 
   /// Decides how to follow `change`, which the array is delivering.
+  @inlinable
   func plan(for change: ArrayChange<Element>) -> Plan {
     let current = array._changeSequence
     if lastSequence == current { return .ignore }
@@ -416,6 +507,7 @@ extension _QueryEngine {
 /// The value of an optional that the query's invariants say is there.
 @MainActor
 @inline(__always)
+@usableFromInline
 func _required<Value>(_ value: Value?, _ what: @autoclosure () -> String) -> Value {
   guard let value else { preconditionFailure("LiveQuery: \(what())") }
   return value
