@@ -6,6 +6,7 @@ import POMVVM
 /// and the package-benchmark suite (`KitBenchmarks`) both run these.
 package let catalog: [Comparison] =
   arrayComparisons + cellComparisons + memoryComparisons + listComparisons + queryComparisons
+  + sectionedListComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"
@@ -250,4 +251,23 @@ private let queryComparisons: [Comparison] = [
   Comparison(
     "memory/bytes per row of a sorted SectionedQuery", measure: .bytes, target: .bytesAtMost(48),
     baselineName: "", maxBatch: 100_000, kit: { QueryAllocation(sectioned: true) }, baseline: nil),
+]
+
+/// A sectioned query driving a view through a `SectionedListAdapter`.
+private let sectionedListComparisons: [Comparison] = [
+  Comparison(
+    "query/edit in place, sectioned query + SectionedListAdapter, n = 100,000",
+    target: .ratioAtMost(2), baselineName: "the same at n = 1,000",
+    kit: { kitSectionedAdapterEdit(size: 100_000, across: false) },
+    baseline: { kitSectionedAdapterEdit(size: 1_000, across: false) }),
+  Comparison(
+    "query/edit in place, sectioned query + SectionedListAdapter, vs no query, n = 100,000",
+    target: .ratioAtMost(3), baselineName: "the same edit, a ListAdapter over the array",
+    kit: { kitSectionedAdapterEdit(size: 100_000, across: false) },
+    baseline: { kitPlainAdapterEdit(size: 100_000, across: false) }),
+  Comparison(
+    "query/toggle across sections, sectioned query + SectionedListAdapter, n = 100,000",
+    target: .none, baselineName: "the same at n = 1,000",
+    kit: { kitSectionedAdapterEdit(size: 100_000, across: true) },
+    baseline: { kitSectionedAdapterEdit(size: 1_000, across: true) }),
 ]
