@@ -26,9 +26,10 @@ final class _RearmedTimer<C: Clock<Duration>> {
   /// The sleeping task, while the timer is armed.
   @exclusivity(unchecked)
   private var task: Task<Void, Never>?
-  /// What the task reaches the timer through. A `weak` reference would give
-  /// the timer a side table, and every retain of it on the keystroke path
-  /// would take the slow path.
+  /// What the task reaches the timer through.
+  ///
+  /// A `weak` reference would give the timer a side table, and every retain
+  /// of it on the keystroke path would take the slow path.
   private let link = _TimerLink()
   /// Called on the main actor when the deadline is reached; it may re-arm.
   var fire: @MainActor () -> Void = {}
@@ -103,8 +104,10 @@ final class _RearmedTimer<C: Clock<Duration>> {
   }
 }
 
-/// How a timer's task reaches the timer: the timer clears it in its
-/// `deinit`, so the task never touches a freed timer. All on the main actor.
+/// How a timer's task reaches the timer.
+///
+/// The timer clears it in its `deinit`, so the task never touches a freed
+/// timer. All on the main actor.
 @MainActor
 final class _TimerLink {
   var timer: Unmanaged<AnyObject>?

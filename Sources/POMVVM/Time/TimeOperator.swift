@@ -22,9 +22,10 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
   /// Lets a value through: a set of the operator's cell, a send of its
   /// stream.
   var emit: @MainActor (Value) -> Void = { _ in }
-  /// The value a debounce or a throttle holds back: initialized while
-  /// ``isHolding``. A slot rather than a `Value?`, whose metadata the
-  /// unspecialized code would look up on every change.
+  /// The value a debounce or a throttle holds back.
+  ///
+  /// Initialized while ``isHolding``: a slot rather than a `Value?`, whose
+  /// metadata the unspecialized code would look up on every change.
   private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
   @exclusivity(unchecked)
   private var isHolding = false
