@@ -5,8 +5,8 @@ import POMVVM
 /// Each workload is written once, here; the ratio table (`pomvvm-benchmarks`)
 /// and the package-benchmark suite (`KitBenchmarks`) both run these.
 package let catalog: [Comparison] =
-  arrayComparisons + cellComparisons + memoryComparisons + listComparisons + queryComparisons
-  + sectionedListComparisons
+  arrayComparisons + cellComparisons + memoryComparisons + listComparisons + timeComparisons
+  + queryComparisons + sectionedListComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"

@@ -9,27 +9,42 @@
 /// it) cancels the task, which leaves the clock at once.
 @MainActor
 final class _RearmedTimer<C: Clock<Duration>> {
+  // Plain stored fields, no optionals of generic types, and no run-time
+  // exclusivity checks: arming runs on every keystroke, in code that is not
+  // specialized for the clock, where each `C.Instant?` would cost a
+  // metadata lookup. All access is on the main actor, and none stays open
+  // across a call out (`fire` is called after the fields are updated).
   private let clock: C
   /// What the timer belongs to, as a manual clock lists its sleepers.
   private let origin: String
-  /// When to fire; `nil` while the timer is not armed.
-  private var deadline: C.Instant?
+  /// When to fire, while ``isArmed``.
+  @exclusivity(unchecked)
+  private var deadline: C.Instant
+  /// Whether the timer waits for ``deadline``.
+  @exclusivity(unchecked)
+  private(set) var isArmed = false
   /// The sleeping task, while the timer is armed.
+  @exclusivity(unchecked)
   private var task: Task<Void, Never>?
+  /// What the task reaches the timer through.
+  ///
+  /// A `weak` reference would give the timer a side table, and every retain
+  /// of it on the keystroke path would take the slow path.
+  private let link = _TimerLink()
   /// Called on the main actor when the deadline is reached; it may re-arm.
   var fire: @MainActor () -> Void = {}
 
   init(clock: C, origin: String) {
     self.clock = clock
     self.origin = origin
+    deadline = clock.now
+    link.timer = Unmanaged.passUnretained(self)
   }
 
   isolated deinit {
+    link.timer = nil
     task?.cancel()
   }
-
-  /// Whether the timer waits for a deadline.
-  var isArmed: Bool { deadline != nil }
 
   /// The clock's current instant.
   var now: C.Instant { clock.now }
@@ -42,41 +57,60 @@ final class _RearmedTimer<C: Clock<Duration>> {
   /// Fires at `instant`, instead of at the deadline set before.
   func arm(at instant: C.Instant) {
     deadline = instant
+    isArmed = true
     if task == nil { start() }
   }
 
   /// Stops waiting: the sleeping task is cancelled.
   func disarm() {
-    deadline = nil
+    isArmed = false
     task?.cancel()
     task = nil
   }
 
+  /// The deadline, while armed: what the sleeping task waits for.
+  private var armedDeadline: C.Instant? { isArmed ? deadline : nil }
+
   private func start() {
     let clock = clock
     let origin = origin
-    task = Task { [weak self] in
+    let link = link
+    task = Task {
       await _WaitOrigin.$current.withValue(origin) {
-        while let target = self?.deadline {
+        while let target = Self.timer(of: link)?.armedDeadline {
           do {
             try await clock.sleep(until: target, tolerance: nil)
           } catch {
             return
           }
-          self?.reached(target)
+          Self.timer(of: link)?.reached(target)
         }
-        self?.task = nil
+        Self.timer(of: link)?.task = nil
       }
     }
+  }
+
+  /// The timer, if it is still alive.
+  private static func timer(of link: _TimerLink) -> _RearmedTimer? {
+    link.timer.map { unsafeDowncast($0.takeUnretainedValue(), to: _RearmedTimer.self) }
   }
 
   /// The task woke at `target`: fire, unless the deadline moved later
   /// meanwhile (then the loop sleeps again).
   private func reached(_ target: C.Instant) {
-    guard let deadline, deadline <= target else { return }
-    self.deadline = nil
+    guard isArmed, deadline <= target else { return }
+    isArmed = false
     fire()
   }
+}
+
+/// How a timer's task reaches the timer.
+///
+/// The timer clears it in its `deinit`, so the task never touches a freed
+/// timer. All on the main actor.
+@MainActor
+final class _TimerLink {
+  var timer: Unmanaged<AnyObject>?
 }
 
 /// What a sleeping task belongs to, for a test clock's list of sleepers.
@@ -91,24 +125,16 @@ package enum _WaitOrigin {
 /// The time operators alive now, found through their cell or stream, so
 /// that a test can ask which still wait on a clock.
 ///
-/// Not API. Entries hold the operator weakly, and its list weakly too: an
-/// entry whose list died, or whose slot a new list took, is ignored.
+/// Not API. An operator registers when it is made and removes its entry in
+/// its `deinit`, so every entry names a live operator. Entries hold neither
+/// side weakly: a `weak` reference would give the cell and the operator
+/// side tables, and every retain of them the slow path.
 @MainActor
 enum _TimeOperators {
-  private final class Entry {
-    weak var list: _ObserverListBase?
-    weak var waiting: (any _TimeWaiting)?
-
-    init(list: _ObserverListBase, waiting: any _TimeWaiting) {
-      self.list = list
-      self.waiting = waiting
-    }
-  }
-
-  private static var entries: [ObjectIdentifier: Entry] = [:]
+  private static var entries: [ObjectIdentifier: Unmanaged<AnyObject>] = [:]
 
   static func register(_ waiting: any _TimeWaiting, for list: _ObserverListBase) {
-    entries[ObjectIdentifier(list)] = Entry(list: list, waiting: waiting)
+    entries[ObjectIdentifier(list)] = Unmanaged.passUnretained(waiting as AnyObject)
   }
 
   static func remove(_ list: ObjectIdentifier) {
@@ -117,8 +143,7 @@ enum _TimeOperators {
 
   /// The operator behind `list`, if it is one.
   static func waiting(of list: _ObserverListBase) -> (any _TimeWaiting)? {
-    guard let entry = entries[ObjectIdentifier(list)], entry.list === list else { return nil }
-    return entry.waiting
+    entries[ObjectIdentifier(list)]?.takeUnretainedValue() as? any _TimeWaiting
   }
 }
 

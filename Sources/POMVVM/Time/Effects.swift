@@ -148,6 +148,9 @@ public final class Effects {
 
   /// Waits until every operation has returned, cancelled ones included, and
   /// those they started meanwhile.
+  ///
+  /// An operation that sleeps on a test's manual clock returns only once the
+  /// clock is advanced past its deadline: advance first, then wait.
   public func waitUntilIdle() async {
     while let task = running.min(by: { $0.key < $1.key })?.value.task ?? ending.first?.value {
       await task.value

@@ -63,13 +63,15 @@ extension EventStream {
   }
 
   private func _timed<C: Clock<Duration>>(
-    _ rule: _TimeOperator<C, Payload>.Rule, _ duration: Duration, _ clock: C,
+    _ rule: _TimeRule, _ duration: Duration, _ clock: C,
     _ fileID: StaticString, _ line: UInt
   ) -> EventStream<Payload> {
     let output = EventStream<Payload>(fileID: fileID, line: line)
     let operation = _TimeOperator<C, Payload>(
       rule, duration: duration, clock: clock, list: output, fileID: fileID, line: line)
-    operation.emit = { [weak output] payload in output?.send(payload) }
+    // The output owns the operator (through its subscription to this
+    // stream), which owns this closure.
+    operation.emit = { [unowned output] payload in output.send(payload) }
     _Labels.set(operation._operatorName, of: output)
     // The output owns the observation (and through it the operator and this
     // stream): it ends, and the timer with it, when the output is released.

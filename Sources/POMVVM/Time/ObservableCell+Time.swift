@@ -78,7 +78,7 @@ extension ObservableCell {
   /// A derived cell whose node reads this cell and lets its changes through
   /// the operator's timer.
   private func _timed<C: Clock<Duration>>(
-    _ rule: _TimeOperator<C, Value>.Rule, _ duration: Duration, _ clock: C,
+    _ rule: _TimeRule, _ duration: Duration, _ clock: C,
     _ fileID: StaticString, _ line: UInt
   ) -> Derived<Value> {
     let box = _OperatorBox<C, Value>()
@@ -94,7 +94,9 @@ extension ObservableCell {
       publish: { $0._publish($0._value, supersedable: true) })
     let operation = _TimeOperator<C, Value>(
       rule, duration: duration, clock: clock, list: node, fileID: fileID, line: line)
-    operation.emit = { [weak node] value in node?._set(value) }
+    // The node owns the operator (through its update closure), which owns
+    // this closure: `unowned` needs no side table, which `weak` would add.
+    operation.emit = { [unowned node] value in node._set(value) }
     box.operation = operation
     _Labels.set(operation._operatorName, of: node)
     return Derived(node: node)

@@ -8,23 +8,29 @@
 /// stored through the node's set, which publishes it and drains the graph
 /// like any other set. A stream operator is an ``EventStream`` that the
 /// source's observer feeds.
+///
+/// The fields that every change touches are plain (no optional of a generic
+/// type) and unchecked for exclusivity, as in the core: this code is not
+/// specialized for the value or the clock, and a `Value?` would cost a
+/// metadata lookup per keystroke. All access is on the main actor; `emit`
+/// is called after the fields are updated.
 @MainActor
 final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
-  enum Rule {
-    case debounce
-    case throttle(latest: Bool)
-    case delay
-  }
-
-  let rule: Rule
+  let rule: _TimeRule
   let duration: Duration
   let timer: _RearmedTimer<C>
   /// Lets a value through: a set of the operator's cell, a send of its
   /// stream.
   var emit: @MainActor (Value) -> Void = { _ in }
   /// The value a debounce or a throttle holds back.
-  private var held: Value?
+  ///
+  /// Initialized while ``isHolding``: a slot rather than a `Value?`, whose
+  /// metadata the unspecialized code would look up on every change.
+  private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+  @exclusivity(unchecked)
+  private var isHolding = false
   /// Whether a throttle's window is open.
+  @exclusivity(unchecked)
   private var isWindowOpen = false
   /// The values a delay holds back, with when each is due, in order.
   private var queue: [(due: C.Instant, value: Value)] = []
@@ -32,8 +38,8 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
   private let listID: ObjectIdentifier
 
   init(
-    _ rule: Rule, duration: Duration, clock: C, list: _ObserverListBase, fileID: StaticString,
-    line: UInt
+    _ rule: _TimeRule, duration: Duration, clock: C, list: _ObserverListBase,
+    fileID: StaticString, line: UInt
   ) {
     self.rule = rule
     self.duration = duration
@@ -48,9 +54,27 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
 
   isolated deinit {
     _TimeOperators.remove(listID)
+    if isHolding { slot.deinitialize(count: 1) }
+    slot.deallocate()
   }
 
-  static func name(of rule: Rule, _ duration: Duration) -> String {
+  /// Holds `value` back, replacing the value held.
+  private func hold(_ value: Value) {
+    if isHolding {
+      slot.pointee = value
+    } else {
+      slot.initialize(to: value)
+      isHolding = true
+    }
+  }
+
+  /// The value held, which is no longer held.
+  private func takeHeld() -> Value {
+    isHolding = false
+    return slot.move()
+  }
+
+  static func name(of rule: _TimeRule, _ duration: Duration) -> String {
     switch rule {
     case .debounce: "debounced \(_shortDuration(duration))"
     case .throttle(let latest): "throttled\(latest ? " latest" : "") \(_shortDuration(duration))"
@@ -63,7 +87,7 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
   /// Whether the operator holds something back: an open throttle window
   /// that holds no change has nothing left to deliver.
   var _isWaiting: Bool {
-    if case .throttle = rule { return held != nil }
+    if case .throttle = rule { return isHolding }
     return timer.isArmed
   }
 
@@ -72,7 +96,7 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
   func receive(_ value: Value) -> Bool {
     switch rule {
     case .debounce:
-      held = value
+      hold(value)
       timer.arm(after: duration)
       return false
     case .throttle(let latest):
@@ -81,12 +105,10 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
         timer.arm(after: duration)
         return true
       }
-      if latest || held == nil { held = value }
+      if latest || !isHolding { hold(value) }
       return false
     case .delay:
-      let due = timer.now.advanced(by: duration)
-      queue.append((due, value))
-      if !timer.isArmed { timer.arm(at: due) }
+      delay(value)
       return false
     }
   }
@@ -94,29 +116,55 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
   private func fired() {
     switch rule {
     case .debounce:
-      guard let value = held else { return }
-      held = nil
-      emit(value)
+      guard isHolding else { return }
+      emit(takeHeld())
     case .throttle:
-      guard let value = held else {
+      guard isHolding else {
         isWindowOpen = false
         return
       }
-      held = nil
+      let value = takeHeld()
       timer.arm(after: duration)
       emit(value)
     case .delay:
-      let now = timer.now
-      while queueStart < queue.count, queue[queueStart].due <= now {
-        let value = queue[queueStart].value
-        queueStart += 1
-        if queueStart == queue.count {
-          queue.removeAll(keepingCapacity: true)
-          queueStart = 0
-        }
-        emit(value)
-      }
-      if queueStart < queue.count { timer.arm(at: queue[queueStart].due) }
+      releaseDue()
     }
   }
+
+  // A delay's queue is a tuple of generic types, whose metadata the
+  // unspecialized code looks up where it is used: only in these two.
+
+  /// Queues a value, due `duration` from now.
+  private func delay(_ value: Value) {
+    let due = timer.now.advanced(by: duration)
+    queue.append((due, value))
+    if !timer.isArmed { timer.arm(at: due) }
+  }
+
+  /// Lets the queued values that are due through, in order, and re-arms
+  /// for the next.
+  private func releaseDue() {
+    let now = timer.now
+    while queueStart < queue.count, queue[queueStart].due <= now {
+      let value = queue[queueStart].value
+      queueStart += 1
+      if queueStart == queue.count {
+        queue.removeAll(keepingCapacity: true)
+        queueStart = 0
+      }
+      emit(value)
+    }
+    if queueStart < queue.count { timer.arm(at: queue[queueStart].due) }
+  }
+}
+
+/// What a time operator does with the changes it receives.
+enum _TimeRule {
+  /// The last change, once none has come for the duration.
+  case debounce
+  /// At most one change per duration: the first at once, then the last
+  /// (`latest`) or the first held in each window.
+  case throttle(latest: Bool)
+  /// Every change, the duration later.
+  case delay
 }
