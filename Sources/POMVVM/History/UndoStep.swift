@@ -91,6 +91,14 @@ final class _UndoStep {
   /// When the step last took a change, for the merge window.
   @exclusivity(unchecked)
   var lastChange: ContinuousClock.Instant
+  /// The deliveries under way when the step last took a change.
+  ///
+  /// While one of them still is, a change is a reaction and joins the step.
+  /// Most steps see one, kept apart from the others to save an allocation.
+  @exclusivity(unchecked)
+  private var firstDelivery: _DeliveryKey?
+  @exclusivity(unchecked)
+  private var otherDeliveries: [_DeliveryKey] = []
 
   init(name: String?, record: (any _UndoRecord)? = nil, lastChange: ContinuousClock.Instant) {
     self.name = name
@@ -129,6 +137,35 @@ final class _UndoStep {
     }
   }
 
+  /// Whether a delivery that was under way when the step last took a
+  /// change still is: a change recorded now reacts to the step's.
+  var isReacting: Bool {
+    guard let firstDelivery else { return false }
+    if firstDelivery.isUnderWay { return true }
+    return otherDeliveries.contains { $0.isUnderWay }
+  }
+
+  /// Remembers the deliveries of `tracked` under way now, instead of those
+  /// the step saw before.
+  func setDeliveries(of tracked: [ObjectIdentifier: _TrackedObject]) {
+    firstDelivery = nil
+    otherDeliveries.removeAll()
+    noteDeliveries(of: tracked)
+  }
+
+  /// Adds the deliveries of `tracked` under way now to those the step saw.
+  func noteDeliveries(of tracked: [ObjectIdentifier: _TrackedObject]) {
+    for object in tracked.values {
+      guard let number = object.delivery() else { continue }
+      let key = _DeliveryKey(delivery: object.delivery, number: number)
+      if firstDelivery == nil {
+        firstDelivery = key
+      } else {
+        otherDeliveries.append(key)
+      }
+    }
+  }
+
   /// Whether any of the step's objects still exists.
   var isAlive: Bool { records.contains { $0.isAlive } }
 
@@ -152,4 +189,15 @@ final class _UndoStep {
   private func ordered(_ direction: _UndoDirection) -> [any _UndoRecord] {
     direction == .undo ? records.reversed() : records
   }
+}
+
+/// One delivery of a tracked object: the object's delivery number, and how
+/// to read the one under way.
+@MainActor
+struct _DeliveryKey {
+  let delivery: @MainActor () -> UInt64?
+  let number: UInt64
+
+  /// Whether this delivery is still under way.
+  var isUnderWay: Bool { delivery() == number }
 }
