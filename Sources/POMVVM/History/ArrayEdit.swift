@@ -43,7 +43,12 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   @inlinable
   init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
     self.array = array
-    (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array._isUnchanged)
+    if change.changeSet.reload == nil {
+      changeSet = change.changeSet
+      order = nil
+    } else {
+      (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array._isUnchanged)
+    }
     movedIDs = Self.movedIDs(of: change)
     specialized = (
       { edit, direction, presence in edit._conflict(direction, &presence) },
@@ -54,7 +59,12 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   /// Makes this record, of the same array, the record of another change.
   @inlinable
   func reset(to change: ArrayChange<Element>) {
-    (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array?._isUnchanged)
+    if change.changeSet.reload == nil {
+      changeSet = change.changeSet
+      order = nil
+    } else {
+      (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array?._isUnchanged)
+    }
     movedIDs = Self.movedIDs(of: change)
   }
 

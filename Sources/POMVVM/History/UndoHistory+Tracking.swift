@@ -32,7 +32,7 @@ extension UndoHistory {
         return
       }
       self._record(
-        of: array, { _ArrayEdit(array: array, change: change) },
+        of: array, delivery: array._deliveryRoot, { _ArrayEdit(array: array, change: change) },
         merge: { last in
           // Only an `_ArrayEdit<Element>` records this array: no dynamic cast.
           guard last.object === array else { return false }
@@ -71,14 +71,7 @@ extension UndoHistory {
     guard
       let sentinel = _startTracking(
         cell, isArray: false,
-        delivery: { [weak cell] in
-          // A cell delivers while its observers run. A nested set is part
-          // of the same delivery: it adds one to the generation and one to
-          // the depth (and the outer pass stops once it returns), so their
-          // difference names the outermost pass.
-          guard let cell, cell._depth > 0 else { return nil }
-          return UInt64(cell._generation &- UInt32(cell._depth) &+ 1)
-        })
+        delivery: { [weak cell] in cell?._deliveryPass })
     else { return }
     let shadow = _CellShadow(cell._value)
     let subscription = cell.observeChanges { [weak self, weak cell] newValue in
@@ -91,7 +84,8 @@ extension UndoHistory {
         return
       }
       self._record(
-        of: cell, { _CellEdit(cell: cell, before: oldValue, after: newValue) },
+        of: cell, delivery: cell._deliveryPass,
+        { _CellEdit(cell: cell, before: oldValue, after: newValue) },
         merge: { last in
           // Only a `_CellEdit<Value>` records this cell: no dynamic cast.
           guard last.object === cell else { return false }
@@ -123,9 +117,10 @@ extension UndoHistory {
   func _startTracking(
     _ object: AnyObject, isArray: Bool, delivery: @escaping @MainActor () -> UInt64?
   ) -> _ReleaseSentinel? {
-    let key = ObjectIdentifier(object)
-    if let existing = tracked[key], existing.object != nil { return nil }
-    tracked[key] = _TrackedObject(object: object, isArray: isArray, delivery: delivery)
+    let id = ObjectIdentifier(object)
+    if tracked.contains(where: { $0.id == id && $0.object != nil }) { return nil }
+    tracked.removeAll { $0.object == nil }
+    tracked.append(_TrackedObject(id: id, object: object, isArray: isArray, delivery: delivery))
     return _ReleaseSentinel(self)
   }
 }
@@ -143,5 +138,19 @@ final class _ReleaseSentinel {
 
   isolated deinit {
     history?._trackedObjectWasReleased()
+  }
+}
+
+extension _ObserverListBase {
+  /// The outermost notification pass under way, if any: what a tracked
+  /// cell's delivery is for an ``UndoHistory``.
+  ///
+  /// A nested set is part of the same delivery: it adds one to the
+  /// generation and one to the depth (and the outer pass stops once it
+  /// returns), so their difference names the outermost pass.
+  @usableFromInline
+  final var _deliveryPass: UInt64? {
+    guard _depth > 0 else { return nil }
+    return UInt64(_generation &- UInt32(_depth) &+ 1)
   }
 }

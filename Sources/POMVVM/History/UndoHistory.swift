@@ -152,7 +152,8 @@ public final class UndoHistory {
   var _subscriptions: [Subscription] = []
   /// The tracked objects, to follow each once and to see whether one is
   /// delivering a change.
-  var tracked: [ObjectIdentifier: _TrackedObject] = [:]
+  @exclusivity(unchecked)
+  var tracked: [_TrackedObject] = []
 
   /// Creates an empty history.
   ///
@@ -338,6 +339,8 @@ public final class UndoHistory {
   ///
   /// - Parameters:
   ///   - object: The tracked object that changed.
+  ///   - delivery: The number of the object's delivery under way, which the
+  ///     change is part of.
   ///   - makeRecord: Makes the change's record.
   ///   - merge: Folds the change into a record of the same element or cell,
   ///     if it can; whether it did.
@@ -347,7 +350,7 @@ public final class UndoHistory {
   ///   - actionName: The name of a new step outside a transaction.
   @usableFromInline
   func _record(
-    of object: AnyObject, _ makeRecord: () -> any _UndoRecord,
+    of object: AnyObject, delivery: UInt64?, _ makeRecord: () -> any _UndoRecord,
     merge: (any _UndoRecord) -> Bool, reuse: (any _UndoRecord) -> Bool, isMergeable: Bool,
     actionName: String?
   ) {
@@ -356,12 +359,13 @@ public final class UndoHistory {
       openStep.append(makeRecord())
       return
     }
-    if let top = undoSteps.last, top.isReacting {
+    let current = _DeliveryKey(object: ObjectIdentifier(object), number: delivery)
+    if let top = undoSteps.last, top.isReacting(to: current, in: self) {
       // A reaction: an observer's change made while a change of the top
       // step is still being delivered belongs to that step.
       if let last = top.last, last.object === object, merge(last) { return }
       top.append(makeRecord())
-      top.noteDeliveries(of: tracked)
+      top.noteDeliveries(current, in: self)
       isMerging = false
       return
     }
@@ -381,13 +385,13 @@ public final class UndoHistory {
     {
       let step = undoSteps.removeFirst()
       step.lastChange = time
-      step.setDeliveries(of: tracked)
+      step.setDeliveries(current, in: self)
       undoSteps.append(step)
       refresh()
       return
     }
     let step = _UndoStep(name: actionName, record: makeRecord(), lastChange: time)
-    step.setDeliveries(of: tracked)
+    step.setDeliveries(current, in: self)
     push(step)
   }
 
@@ -458,6 +462,27 @@ public final class UndoHistory {
     redoActionName.update(now.redo)
   }
 
+  /// The delivery under way of the tracked object `id`, if it lives.
+  func delivery(of id: ObjectIdentifier) -> UInt64? {
+    guard let index = tracked.firstIndex(where: { $0.id == id }), tracked[index].object != nil
+    else { return nil }
+    return tracked[index].delivery()
+  }
+
+  /// The tracked objects other than `id` that are delivering now, with
+  /// their delivery numbers.
+  func deliveries(besides id: ObjectIdentifier) -> [_DeliveryKey] {
+    // One tracked object, the common case: it is the one that changed.
+    guard tracked.count > 1 else { return [] }
+    var keys: [_DeliveryKey] = []
+    for index in tracked.indices where tracked[index].id != id {
+      if let number = tracked[index].delivery() {
+        keys.append(_DeliveryKey(object: tracked[index].id, number: number))
+      }
+    }
+    return keys
+  }
+
   /// Drops the steps whose objects have all been released.
   ///
   /// So ``canUndo`` and ``canRedo`` tell the truth: a step that can never
@@ -476,7 +501,7 @@ public final class UndoHistory {
         "\(action) refused: a transaction is open; nothing changed", fileID: fileID, line: line)
       return false
     }
-    if tracked.values.contains(where: { $0.isArray && $0.delivery() != nil }) {
+    if tracked.contains(where: { $0.isArray && $0.delivery() != nil }) {
       Diagnostics.report(
         "\(action) refused: a tracked array is delivering a change; nothing changed",
         fileID: fileID, line: line)
@@ -493,6 +518,8 @@ public final class UndoHistory {
 /// A tracked object, held weakly.
 @MainActor
 struct _TrackedObject {
+  /// The object's identity, while it lives.
+  let id: ObjectIdentifier
   weak var object: AnyObject?
   /// Whether the object is an array (undo refuses while one delivers).
   let isArray: Bool

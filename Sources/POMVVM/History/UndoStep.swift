@@ -138,31 +138,36 @@ final class _UndoStep {
   }
 
   /// Whether a delivery that was under way when the step last took a
-  /// change still is: a change recorded now reacts to the step's.
-  var isReacting: Bool {
+  /// change still is, `current` being the delivery of the change recorded
+  /// now: that change then reacts to the step's.
+  func isReacting(to current: _DeliveryKey, in history: UndoHistory) -> Bool {
     guard let firstDelivery else { return false }
-    if firstDelivery.isUnderWay { return true }
-    return otherDeliveries.contains { $0.isUnderWay }
+    if firstDelivery.isUnderWay(current, in: history) { return true }
+    return otherDeliveries.contains { $0.isUnderWay(current, in: history) }
   }
 
-  /// Remembers the deliveries of `tracked` under way now, instead of those
-  /// the step saw before.
-  func setDeliveries(of tracked: [ObjectIdentifier: _TrackedObject]) {
+  /// Remembers the deliveries under way now, `current` first, instead of
+  /// those the step saw before.
+  func setDeliveries(_ current: _DeliveryKey, in history: UndoHistory) {
     firstDelivery = nil
-    otherDeliveries.removeAll()
-    noteDeliveries(of: tracked)
+    if !otherDeliveries.isEmpty { otherDeliveries.removeAll() }
+    noteDeliveries(current, in: history)
   }
 
-  /// Adds the deliveries of `tracked` under way now to those the step saw.
-  func noteDeliveries(of tracked: [ObjectIdentifier: _TrackedObject]) {
-    for object in tracked.values {
-      guard let number = object.delivery() else { continue }
-      let key = _DeliveryKey(delivery: object.delivery, number: number)
-      if firstDelivery == nil {
-        firstDelivery = key
-      } else {
-        otherDeliveries.append(key)
-      }
+  /// Adds the deliveries under way now, `current` first, to those the step
+  /// saw.
+  func noteDeliveries(_ current: _DeliveryKey, in history: UndoHistory) {
+    if current.number != nil { note(current) }
+    for key in history.deliveries(besides: current.object) {
+      note(key)
+    }
+  }
+
+  private func note(_ key: _DeliveryKey) {
+    if firstDelivery == nil {
+      firstDelivery = key
+    } else {
+      otherDeliveries.append(key)
     }
   }
 
@@ -191,13 +196,18 @@ final class _UndoStep {
   }
 }
 
-/// One delivery of a tracked object: the object's delivery number, and how
-/// to read the one under way.
+/// One delivery of a tracked object: the object and its delivery number
+/// (`nil` for an object that is not delivering).
 @MainActor
 struct _DeliveryKey {
-  let delivery: @MainActor () -> UInt64?
-  let number: UInt64
+  let object: ObjectIdentifier
+  let number: UInt64?
 
-  /// Whether this delivery is still under way.
-  var isUnderWay: Bool { delivery() == number }
+  /// Whether this delivery is still under way, `current` being the
+  /// delivery of the change recorded now.
+  func isUnderWay(_ current: _DeliveryKey, in history: UndoHistory) -> Bool {
+    guard let number else { return false }
+    if object == current.object { return current.number == number }
+    return history.delivery(of: object) == number
+  }
 }
