@@ -39,6 +39,8 @@ public actor MovieCatalog {
     case cast
     /// A movie's reviews.
     case reviews
+    /// A search by title.
+    case search
   }
 
   /// How many movies a page holds.
@@ -110,6 +112,20 @@ public actor MovieCatalog {
     return MoviePage(
       number: number, count: pageCount,
       movies: Array(movies[start..<min(start + pageSize, movies.count)]))
+  }
+
+  /// The movies whose title contains `text`, ignoring case, in catalog
+  /// order.
+  ///
+  /// - Parameter text: What to look for; surrounding spaces are ignored.
+  /// - Returns: The matching movies; none for a blank `text`.
+  /// - Throws: An injected failure; `CancellationError` if the request was
+  ///   cancelled.
+  public func search(_ text: String) async throws -> [Movie] {
+    try await answer(.search)
+    let needle = text.trimmingSpaces.lowercased()
+    guard !needle.isEmpty else { return [] }
+    return movies.filter { $0.title.lowercased().contains(needle) }
   }
 
   /// A movie by id.
@@ -192,4 +208,11 @@ extension MovieCatalog {
     "The score does the heavy lifting.", "An honest, warm film.", "Beautiful and empty.",
     "Worth it for the last ten minutes.",
   ]
+}
+
+extension String {
+  /// The text without leading and trailing spaces.
+  var trimmingSpaces: String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
 }

@@ -119,3 +119,58 @@ public final class MovieDetailView: BindableView {
     }
   }
 }
+
+/// The movie search, rendered as text under the list; nothing while the
+/// query is empty.
+///
+/// ```
+/// Search "harbor": 6 found
+///   - The Quiet Harbor (1957)
+///   - A Distant Harbor (1999)
+/// ```
+///
+/// The first line ends with `waiting` while the user types, `searching`
+/// while the catalog is asked, the number found, or `error: MESSAGE`.
+@MainActor
+public final class MovieSearchView: BindableView {
+  /// The search the view shows.
+  public var viewModel: MovieSearchViewModel?
+
+  /// The tokens of the view's current binding.
+  public let bindings = SubscriptionBag()
+
+  /// The lines of text, kept up to date from the search's results.
+  public let text = Observable<[String]>([])
+
+  /// How many movies found are listed; the rest are counted.
+  public static let shownResults = 5
+
+  /// Creates an unbound view.
+  public init() {}
+
+  /// Renders the search's results whenever they change.
+  ///
+  /// - Parameter viewModel: The search's view model.
+  /// - Returns: The binding tokens.
+  public func makeBindings(to viewModel: MovieSearchViewModel) -> [any SubscriptionToken] {
+    [viewModel.results.map(Self.render).bind(to: text)]
+  }
+
+  /// The search as lines of text.
+  public var lines: [String] { text.value }
+
+  static func render(_ results: MovieSearchViewModel.Results) -> [String] {
+    switch results {
+    case .idle: return []
+    case .waiting(let query): return ["Search \"\(query)\": waiting"]
+    case .searching(let query): return ["Search \"\(query)\": searching"]
+    case .failed(let query, let failure): return ["Search \"\(query)\": error: \(failure)"]
+    case .found(let query, let movies):
+      guard !movies.isEmpty else { return ["Search \"\(query)\": no movie found"] }
+      let more = movies.count - shownResults
+      return ["Search \"\(query)\": \(movies.count) found"]
+        + movies.prefix(shownResults).map { "  - \($0.title) (\($0.year))" }
+        + (more > 0 ? ["  … and \(more) more"] : [])
+    }
+  }
+}

@@ -209,6 +209,16 @@ public final class StateRecorder<Root> {
   /// Ends the recording: the changes made since the last step (by effects
   /// that finished late) are failures, unless ``exhaustivity`` is off.
   ///
+  /// Work still pending fails too, whatever the exhaustivity: operations of
+  /// an `Effects` stored in the root that are still running
+  /// (`1 effect still running: "sort" (started at TodosViewModel.swift:48)`),
+  /// and time operators (`debounced(for:clock:)`
+  /// and the like) reachable from the root's state that still wait on their
+  /// clock (`1 time operator still waiting on a clock: debounced 300ms
+  /// "results" (made at SearchViewModel.swift:12)`). Advance the test's
+  /// ``ManualClock`` far enough, or await the effects, before `finish()`. The
+  /// operations are cancelled after they are reported.
+  ///
   /// Call it at the end of a test whose effects may outlive its last step.
   /// After it, the recorder observes nothing and ``perform(_:expecting:fileID:filePath:line:column:)-52utz``
   /// reports a misuse.
@@ -232,8 +242,9 @@ public final class StateRecorder<Root> {
     let late = pending
     pending.removeAll()
     unreported.clear()
-    guard !late.isEmpty else { return }
     let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportPendingWork(at: location)
+    guard !late.isEmpty else { return }
     let lines = late.map { unexpected($0) }
     let count = late.count
     let what = "\(count) change\(count == 1 ? "" : "s") after the last step"
@@ -249,6 +260,26 @@ public final class StateRecorder<Root> {
             + lines.joined(separator: "\n"), at: location)
       }
     }
+  }
+
+  /// Fails for each kind of work still pending in the root — operations of
+  /// its `Effects` still running, time operators still waiting on their
+  /// clock — naming them, then cancels the operations.
+  private func reportPendingWork(at location: CallerLocation) {
+    let work = BindingGraph._pendingWork(in: [root])
+    if !work.effects.isEmpty {
+      let count = work.effects.count
+      recordFailure(
+        "\(count) effect\(count == 1 ? "" : "s") still running: "
+          + work.effects.joined(separator: ", "), at: location)
+    }
+    if !work.operators.isEmpty {
+      let count = work.operators.count
+      recordFailure(
+        "\(count) time operator\(count == 1 ? "" : "s") still waiting on a clock: "
+          + work.operators.joined(separator: ", "), at: location)
+    }
+    for runner in work.runners { runner.cancelAll() }
   }
 
   // MARK: - Recording

@@ -54,12 +54,23 @@ public final class ToDoListViewModel: ViewModel {
   /// unless a transaction names them. An undone change is saved like any other.
   public let history = UndoHistory()
 
+  /// The list's asynchronous work: the delayed sort, under the id `"sort"`.
+  public let effects = Effects()
+
+  /// How long after the last toggle completed items sort to the bottom.
+  public static let sortDelay = Duration.seconds(1)
+
   private var subscription: Subscription?
+  private let sleep: @Sendable (Duration) async throws -> Void
 
   /// Creates the list view model over a store.
   ///
-  /// - Parameter store: The store, shared with the editors.
-  public init(store: Store<ToDoItem>) {
+  /// - Parameters:
+  ///   - store: The store, shared with the editors.
+  ///   - clock: The clock the delayed sort waits on; a test passes a manual
+  ///     clock.
+  public init(store: Store<ToDoItem>, clock: some Clock<Duration> = ContinuousClock()) {
+    sleep = { try await clock.sleep(for: $0) }
     self.store = store
     itemCount = store.items.liveCount { _ in true }.labelled("item count")
     canAdd = itemCount.map { $0 < Self.limit }
@@ -119,6 +130,39 @@ public final class ToDoListViewModel: ViewModel {
       throw .noSuchRow(row, count: store.items.count)
     }
     return history.transaction("Delete") { store.items.remove(at: row - 1) }
+  }
+
+  /// Marks the item at a row done, or not done.
+  ///
+  /// One second (``sortDelay``) after the last toggle, completed items move
+  /// to the bottom; another toggle within that second restarts it.
+  ///
+  /// The toggle is an edit the history records ("Toggle"); the sort that
+  /// follows is not, as it only orders what the user did.
+  ///
+  /// - Parameter row: The item's row, from 1 as displayed.
+  /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
+  ///   exist.
+  public func toggle(row: Int) throws(ToDoRefusal) {
+    guard store.items.indices.contains(row - 1) else {
+      throw .noSuchRow(row, count: store.items.count)
+    }
+    var item = store.items[row - 1]
+    item.isCompleted.toggle()
+    history.transaction("Toggle") { store.items.replace(at: row - 1, with: item) }
+    effects.run(id: "sort", cancelInFlight: true) { [weak self, sleep] in
+      try await sleep(Self.sortDelay)
+      self?.sortCompletedLast()
+    }
+  }
+
+  /// Moves the completed items below the others, each group in its order.
+  public func sortCompletedLast() {
+    let sorted = store.items.filter { !$0.isCompleted } + store.items.filter(\.isCompleted)
+    guard sorted.map(\.id) != store.items.map(\.id) else { return }
+    history.withoutRecording {
+      store.items.batch { $0 = sorted }
+    }
   }
 
   /// The view model of an editor for the item at a row.

@@ -19,7 +19,8 @@ public final class ToDoListView: BindableView, ListView {
   /// The tokens of the view's current binding.
   public let bindings = SubscriptionBag()
 
-  /// The titles of the rows, in order.
+  /// The text of the rows, in order: each title, with `(done)` after a
+  /// completed item's.
   public private(set) var titles: [String] = []
 
   /// The header label.
@@ -57,7 +58,7 @@ public final class ToDoListView: BindableView, ListView {
   ///   every title.
   public func updateRows(_ update: ListUpdate<ToDoItem>) {
     if update.isReloadData {
-      titles = update.elements.map(\.title)
+      titles = update.elements.map(Self.rowText)
       return
     }
     let batch = update.batch
@@ -67,14 +68,19 @@ public final class ToDoListView: BindableView, ListView {
       let title = titles.remove(at: index)
       if sources.contains(index) { moved[index] = title }
     }
-    var entering = batch.insertions.map { ($0, update.elements[$0].title) }
+    var entering = batch.insertions.map { ($0, Self.rowText(update.elements[$0])) }
     entering += batch.moves.map { ($0.to, moved[$0.from] ?? "") }
     for (index, title) in entering.sorted(by: { $0.0 < $1.0 }) {
       titles.insert(title, at: index)
     }
     for index in batch.changedRows {
-      titles[index] = update.elements[index].title
+      titles[index] = Self.rowText(update.elements[index])
     }
+  }
+
+  /// A row's text: the title, and `(done)` after a completed item's.
+  static func rowText(_ item: ToDoItem) -> String {
+    item.isCompleted ? "\(item.title) (done)" : item.title
   }
 
   /// The list as lines of text; row numbers are right-aligned, so that the

@@ -42,17 +42,21 @@ private final class SettlingTerminal: TerminalDevice {
   }
 }
 
-private let listHelp =
-  "l load  ↑/↓ move  ←/→ page  enter open  r retry  f fail next  q quit  ^G graph"
+private let listHelp = helpRows([
+  "l load", "↑/↓ move", "←/→ page", "enter open", "/ search", "r retry", "f fail next", "q quit",
+  "^G graph",
+])
 private let detailHelp = "esc/b back  r retry  f fail next  q quit  ^G graph"
 
 @MainActor
 @Suite("Movies, interactive mode")
 struct MoviesFeatureInteractiveTests {
-  /// An 80 x 8 screen: up to seven lines, then the help line.
+  /// An 80 x 8 screen: the lines, then the help line's rows.
   private func screen(_ body: String, help: String = listHelp) -> String {
     let lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    return (lines + Array(repeating: "", count: 7 - lines.count) + [help]).joined(separator: "\n")
+    let help = help.split(separator: "\n").map(String.init)
+    return (lines + Array(repeating: "", count: 8 - help.count - lines.count) + help)
+      .joined(separator: "\n")
   }
 
   private func run(_ steps: [SettlingTerminal.Step]) async -> [String] {

@@ -139,7 +139,7 @@ struct MoviesFeatureScriptTests {
     #expect(
       transcript.error == """
         error: 'next' is a movies command; on the movie screen use: retry, back, fail next, render, graph [dot], trace on|off, help, quit
-        error: 'back' is a movie command; on the movies screen use: load, retry, next, prev, open N, fail next, render, graph [dot], trace on|off, help, quit
+        error: 'back' is a movie command; on the movies screen use: load, retry, next, prev, open N, search [TEXT], wait DURATION, fail next, render, graph [dot], trace on|off, help, quit
 
         """)
     #expect(transcript.status == 1)

@@ -16,14 +16,15 @@ private func screen(_ top: String, help: String) -> String {
 /// The list's help, naming the step undo would take.
 private func listHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "a add", "d delete"] + undoKeys(undo: undo)
+    ["↑/↓ move", "enter open", "space toggle", "a add", "d delete"] + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }
 
 /// The full list's help, naming the step undo would take.
 private func fullListHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "a add (full)", "d delete"] + undoKeys(undo: undo)
+    ["↑/↓ move", "enter open", "space toggle", "a add (full)", "d delete"]
+      + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }
 

@@ -2,7 +2,8 @@ import DemoApp
 import Testing
 
 private let listUsage =
-  "add [TITLE], delete N, open N, undo, redo, render, graph [dot], trace on|off, help, quit"
+  "add [TITLE], delete N, open N, toggle N, wait DURATION, undo, redo, render, graph [dot], "
+  + "trace on|off, help, quit"
 private let detailUsage =
   "title TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit"
 
@@ -255,16 +256,18 @@ struct ToDoScriptTests {
           status: 0,
           output: """
             Commands on the list screen:
-              add [TITLE]   add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
-              delete N      delete row N
-              open N        show row N on the detail screen, to edit it
-              undo          take back the last change
-              redo          make the change taken back last again
-              render        print the screen
-              graph [dot]   print the screen's live binding graph (dot: for Graphviz)
-              trace on|off  print every step of the propagations of later commands
-              help          print the commands of this screen
-              quit          end the script
+              add [TITLE]    add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
+              delete N       delete row N
+              open N         show row N on the detail screen, to edit it
+              toggle N       mark row N done or not; done items sort last 1s after
+              wait DURATION  let time pass (virtual in a script): 300ms, 1s
+              undo           take back the last change
+              redo           make the change taken back last again
+              render         print the screen
+              graph [dot]    print the screen's live binding graph (dot: for Graphviz)
+              trace on|off   print every step of the propagations of later commands
+              help           print the commands of this screen
+              quit           end the script
 
             Commands on the detail screen:
               title TEXT    set the title to everything after the first space

@@ -9,6 +9,29 @@ struct LoadTests {
     var description: String
   }
 
+  @Test func aTaskLocalValueReachesTheRequest() async {
+    let load = Load<String>()
+    TaskLocalService.$name.withValue("stub") {
+      load.start { TaskLocalService.name }
+    }
+    await load.waitUntilFinished()
+    #expect(load.value == .loaded("stub"))
+  }
+
+  @Test func anIssueRecordedInsideARequestBelongsToTheTestThatStartedIt() async {
+    let load = Load<Int>()
+    await withKnownIssue {
+      load.start {
+        Issue.record("recorded inside the request")
+        return 1
+      }
+      await load.waitUntilFinished()
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == ["recorded inside the request"]
+    }
+    #expect(load.value == .loaded(1))
+  }
+
   @Test func aSuccessfulRequestGoesIdleLoadingLoaded() async {
     let load = Load<Int>()
     let statuses = Recorder<LoadStatus<Int>>()

@@ -53,6 +53,41 @@ struct StateMachineTests {
     }
   }
 
+  /// A machine whose effect loads the task-local service's name, and
+  /// records an issue when asked to.
+  private static func serviceMachine(recordingIssue: Bool) -> StateMachine<State, Event> {
+    StateMachine(
+      initial: .idle, reduce: reduce,
+      feedbacks: [
+        .effect(whenever: { state -> Int? in
+          if case .loading(let id) = state { id } else { nil }
+        }) { id in
+          if recordingIssue { Issue.record("recorded inside the feedback") }
+          return .loaded(id, TaskLocalService.name)
+        }
+      ])
+  }
+
+  @Test func aTaskLocalValueReachesAFeedbackEffect() async {
+    let machine = Self.serviceMachine(recordingIssue: false)
+    TaskLocalService.$name.withValue("stub") {
+      machine.send(.load(1))
+    }
+    await machine.waitUntilIdle()
+    #expect(machine.state.value == .loaded(1, "stub"))
+  }
+
+  @Test func anIssueRecordedInsideAFeedbackBelongsToTheTestThatSentTheEvent() async {
+    let machine = Self.serviceMachine(recordingIssue: true)
+    await withKnownIssue {
+      machine.send(.load(1))
+      await machine.waitUntilIdle()
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == ["recorded inside the feedback"]
+    }
+    #expect(machine.state.value == .loaded(1, "live"))
+  }
+
   @Test func reducesEventsInOrderAndPublishesTheState() {
     let machine = StateMachine<State, Event>(initial: .idle, reduce: Self.reduce)
     let states = Recorder<State>()

@@ -51,3 +51,10 @@ public actor EffectLog {
     await withCheckedContinuation { watchers.append((entry, $0)) }
   }
 }
+
+/// A dependency injected through a task-local value, as apps inject
+/// services: tests check that the kit's tasks see it.
+public enum TaskLocalService {
+  /// The service's name in the current task; `"live"` unless a test sets it.
+  @TaskLocal public static var name = "live"
+}

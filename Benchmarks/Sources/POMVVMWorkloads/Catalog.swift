@@ -5,7 +5,7 @@ import POMVVM
 /// Each workload is written once, here; the ratio table (`pomvvm-benchmarks`)
 /// and the package-benchmark suite (`KitBenchmarks`) both run these.
 package let catalog: [Comparison] =
-  arrayComparisons + cellComparisons + memoryComparisons + listComparisons
+  arrayComparisons + cellComparisons + memoryComparisons + listComparisons + timeComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"

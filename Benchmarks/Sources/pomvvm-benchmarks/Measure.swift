@@ -108,3 +108,31 @@ func measureBytes(_ comparison: Comparison) -> (Double, Double?) {
   let baseline = comparison.baseline.map { bytesPerIteration($0(), comparison.maxBatch) }
   return (kit, baseline)
 }
+
+/// Times an awaited row: the kit and the baseline in alternating batches of
+/// a fixed size, keeping each one's best.
+@MainActor
+func measureAsync(_ comparison: AsyncComparison, _ settings: Settings) async -> (Double, Double) {
+  let iterations = 2_000
+  await comparison.kit(iterations)
+  await comparison.baseline(iterations)
+  var bestKit = Double.infinity
+  var bestBaseline = Double.infinity
+  for round in 0..<max(2, settings.rounds) {
+    for runsKit in round % 2 == 0 ? [true, false] : [false, true] {
+      let start = now()
+      if runsKit {
+        await comparison.kit(iterations)
+      } else {
+        await comparison.baseline(iterations)
+      }
+      let perIteration = Double(now() - start) / Double(iterations)
+      if runsKit {
+        bestKit = min(bestKit, perIteration)
+      } else {
+        bestBaseline = min(bestBaseline, perIteration)
+      }
+    }
+  }
+  return (bestKit, bestBaseline)
+}

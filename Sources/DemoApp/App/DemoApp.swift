@@ -136,6 +136,12 @@ public enum DemoApp {
     if let fixed = options.clock {
       environment.now = { fixed }
     }
+    let isInteractive = isTerminal && !options.forcesScript
+    // In a script, time is virtual: the runner's clock moves on `wait`.
+    let runner = ScriptRunner(isQuiet: options.isQuiet)
+    if !isInteractive {
+      environment.clock = runner.clock
+    }
     let feature: any DemoFeature
     do {
       feature = try options.feature.init(environment: environment)
@@ -144,11 +150,10 @@ public enum DemoApp {
       return (1, nil)
     }
     let status: Int32
-    if isTerminal && !options.forcesScript {
+    if isInteractive {
       status = await runInteractive(feature, on: terminal(), error: &error)
     } else {
-      status = await ScriptRunner(isQuiet: options.isQuiet).run(
-        feature, lines: input, output: &output, error: &error)
+      status = await runner.run(feature, lines: input, output: &output, error: &error)
     }
     feature.finish()
     return (status, feature)

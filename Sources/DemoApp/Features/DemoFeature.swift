@@ -122,19 +122,26 @@ public struct FeatureEnvironment: Sendable {
   /// `--latency MS`.
   public var latency: Duration
 
+  /// The clock the view models' timers wait on (a search's debounce, a
+  /// delayed sort): real time in the terminal, the script runner's
+  /// ``VirtualClock`` in script mode, which `wait` advances.
+  public var clock: any Clock<Duration>
+
   /// Creates an environment.
   ///
   /// - Parameters:
   ///   - now: The clock.
   ///   - storeURL: The file a feature keeps its data in, if any.
   ///   - latency: How long every simulated request takes.
+  ///   - clock: The clock timers wait on.
   public init(
     now: @escaping @Sendable () -> Date = { Date() }, storeURL: URL? = nil,
-    latency: Duration = .zero
+    latency: Duration = .zero, clock: any Clock<Duration> = ContinuousClock()
   ) {
     self.now = now
     self.storeURL = storeURL
     self.latency = latency
+    self.clock = clock
   }
 }
 

@@ -4,8 +4,9 @@ import TextUI
 extension MoviesFeature {
   /// The keys of the current screen.
   public var keyHelp: String {
-    detailViewModel == nil
-      ? "l load  ↑/↓ move  ←/→ page  enter open  r retry  f fail next  q quit"
+    if searchEditor != nil { return "type to search  enter/esc done" }
+    return detailViewModel == nil
+      ? "l load  ↑/↓ move  ←/→ page  enter open  / search  r retry  f fail next  q quit"
       : "esc/b back  r retry  f fail next  q quit"
   }
 
@@ -16,6 +17,9 @@ extension MoviesFeature {
   /// - Returns: The lines to draw.
   public func body(size: TerminalSize) -> Frame {
     var frame = screenBody()
+    if detailViewModel == nil {
+      frame.lines += searchLines(width: size.width)
+    }
     // `f` changes nothing on screen by itself: say what it armed.
     let failures = catalog.pendingFailureCount
     if failures > 0 {
@@ -23,6 +27,17 @@ extension MoviesFeature {
       frame.lines += [Frame.Line(""), Frame.Line("  \(what) will fail (f).", style: .dim)]
     }
     return frame
+  }
+
+  /// The search field while it is edited, then the search's results.
+  private func searchLines(width: Int) -> [Frame.Line] {
+    var lines = searchView.lines.map { Frame.Line($0) }
+    if let searchEditor {
+      let label = "Search: "
+      let field = searchEditor.visible(inWidth: max(1, width - label.count))
+      lines.insert(Frame.Line(label + field.text, style: .underline), at: 0)
+    }
+    return lines.isEmpty ? [] : [Frame.Line("")] + lines
   }
 
   private func screenBody() -> Frame {
@@ -52,6 +67,17 @@ extension MoviesFeature {
   /// - Parameter key: The key.
   /// - Returns: Whether to go on or quit.
   public func handle(_ key: Key) -> KeyResponse {
+    if var editing = searchEditor {
+      // Every keystroke is a new query; the view model debounces them.
+      switch editing.handle(key) {
+      case .editing:
+        searchEditor = editing
+        search.query.value = editing.text
+      case .committed, .cancelled:
+        searchEditor = nil
+      }
+      return .continue
+    }
     switch key {
     case .character("q"):
       return .quit
@@ -77,6 +103,7 @@ extension MoviesFeature {
     // Page keys turn the catalog's pages; the rest move within a page.
     switch key {
     case .character("l"): movies.send(.load)
+    case .character("/"): searchEditor = LineEditor(text: search.query.value)
     case .right, .character("n"), .pageDown:
       if movies.send(.next) { cursor.row = 0 }
     case .left, .character("p"), .pageUp:

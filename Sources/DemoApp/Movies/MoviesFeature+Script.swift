@@ -46,6 +46,9 @@ extension MoviesFeature {
           "page \(page.number) of \(page.count) is the \(command.word == "next" ? "last" : "first"); "
             + "use: \(Self.useful(in: state))")
       }
+    case "search":
+      // Everything after the first space, as typed; `search` alone clears.
+      search.query.value = command.argument ?? ""
     case "open":
       guard case .loaded = state else {
         throw ScriptError("no page is shown; use: \(Self.useful(in: state))")

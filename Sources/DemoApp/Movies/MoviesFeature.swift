@@ -10,6 +10,11 @@ import TextUI
 /// `fail next` makes its next request fail. Script mode waits for each
 /// command's requests to finish before printing, so its output is the same
 /// on every run; the terminal shows `loading` while they run.
+///
+/// The list has a search field (`search TEXT`, `/` on the terminal): the
+/// catalog is asked 300 ms after the last keystroke, a newer query cancels
+/// the request in flight, and an empty query clears the results at once.
+/// In a script the 300 ms are virtual: `wait 300ms` lets them pass.
 @MainActor
 public final class MoviesFeature: DemoFeature {
   /// The name that selects the feature: `movies`.
@@ -28,6 +33,8 @@ public final class MoviesFeature: DemoFeature {
       CommandHelp("next", "load the next page"),
       CommandHelp("prev", "load the previous page"),
       CommandHelp("open N", "show the movie of row N"),
+      CommandHelp("search [TEXT]", "type TEXT in the search field; results load after 300ms"),
+      CommandHelp("wait DURATION", "let time pass (virtual in a script): 300ms, 1s"),
       CommandHelp("fail next", "make the catalog's next request fail"),
     ])
 
@@ -52,6 +59,15 @@ public final class MoviesFeature: DemoFeature {
   /// The list screen.
   public let list = MoviesListView()
 
+  /// The search field's view model.
+  public let search: MovieSearchViewModel
+
+  /// The search, under the list.
+  public let searchView = MovieSearchView()
+
+  /// The search field while the user types in it on the terminal.
+  var searchEditor: LineEditor?
+
   /// The detail screen.
   public let detail = MovieDetailView()
 
@@ -67,7 +83,9 @@ public final class MoviesFeature: DemoFeature {
   public init(environment: FeatureEnvironment) {
     catalog = MovieCatalog(latency: environment.latency)
     movies = MoviesListViewModel(catalog: catalog)
+    search = MovieSearchViewModel(catalog: catalog, clock: environment.clock)
     list.bind(to: movies)
+    searchView.bind(to: search)
   }
 
   /// The screen showing now.
@@ -77,18 +95,20 @@ public final class MoviesFeature: DemoFeature {
 
   /// The screen as text.
   public var lines: [String] {
-    detailViewModel == nil ? list.lines : detail.lines
+    detailViewModel == nil ? list.lines + searchView.lines : detail.lines
   }
 
   /// Waits until the list's and the detail's requests have finished.
   public func settle() async {
     await movies.waitUntilIdle()
+    await search.waitUntilIdle()
     await detailViewModel?.waitUntilIdle()
   }
 
   /// Whether a request is loading.
   public var hasPendingWork: Bool {
     if case .loading = movies.state.value { return true }
+    if search.isBusy { return true }
     guard let detailViewModel else { return false }
     return detailViewModel.movie.value.isLoading || detailViewModel.cast.value.isLoading
       || detailViewModel.reviews.value.isLoading

@@ -9,8 +9,12 @@
 /// - A bad command prints one line, `error: …`, to the error stream, saying
 ///   what was wrong and what is accepted; it changes nothing, and the script
 ///   goes on.
-/// - `render`, `graph [dot]`, `trace on|off`, `help` and `quit` work on
-///   every screen; the feature performs the rest. `graph` prints the
+/// - `render`, `graph [dot]`, `trace on|off`, `wait DURATION`, `help` and
+///   `quit` work on every screen; the feature performs the rest. Time is
+///   virtual: the runner owns a ``VirtualClock``, which features get
+///   through ``FeatureEnvironment/clock``, and only `wait 300ms` or
+///   `wait 1s` moves it, waking the timers due meanwhile (a search's
+///   debounce, a delayed sort) before the screen prints. `graph` prints the
 ///   screen's live binding graph (as Graphviz DOT with `dot`), even with
 ///   ``isQuiet``. After `trace on`, each command that changes something
 ///   prints every step of its propagations, one a line starting with
@@ -34,6 +38,10 @@
 public struct ScriptRunner {
   /// Whether only `render` and `help` print.
   public var isQuiet: Bool
+
+  /// The script's time, which only `wait` moves; give it to the feature
+  /// through ``FeatureEnvironment/clock``.
+  public let clock = VirtualClock()
 
   /// Creates a runner.
   ///
@@ -76,6 +84,17 @@ public struct ScriptRunner {
         case "quit":
           try command.expectNoArgument()
           return failed ? 1 : 0
+        case "wait":
+          let duration = try Self.duration(of: command)
+          trace.beginStep(of: feature)
+          await clock.advance(by: duration)
+          await feature.settle()
+          if !trace.lines.isEmpty {
+            printer.print(trace.lines, to: &output)
+          }
+          if !isQuiet {
+            printer.print(feature.lines, to: &output)
+          }
         default:
           trace.beginStep(of: feature)
           try perform(command, on: feature)
@@ -140,6 +159,18 @@ public struct ScriptRunner {
     case let other?:
       throw ScriptError("graph takes nothing or 'dot', got '\(other)': use 'graph' or 'graph dot'")
     }
+  }
+
+  /// The duration of a `wait` command.
+  private static func duration(of command: ScriptCommand) throws(ScriptError) -> Duration {
+    guard let text = command.trimmedArgument else {
+      throw ScriptError("wait takes a duration: use 'wait 300ms' or 'wait 1s'")
+    }
+    guard let duration = VirtualClock.duration(from: text) else {
+      throw ScriptError(
+        "wait takes a duration such as 300ms, 1s or 1.5s (at most 3600s), got '\(text)'")
+    }
+    return duration
   }
 
   /// Performs `trace on` or `trace off`.

@@ -10,7 +10,7 @@ extension ToDoFeature {
     switch screen {
     case .list:
       let add = list.canAdd.value ? "a add" : "a add (full)"
-      return "↑/↓ move  enter open  \(add)  d delete  \(historyKeys)  q quit"
+      return "↑/↓ move  enter open  space toggle  \(add)  d delete  \(historyKeys)  q quit"
     case .detail where editor != nil:
       return LineEditor.keyHelp
     case .detail:
@@ -114,6 +114,9 @@ extension ToDoFeature {
       } catch {
         notice = "\(error); press d to delete one"
       }
+    case .character(" "):
+      guard rowCount > 0 else { return }
+      _ = try? list.toggle(row: cursor.row + 1)
     case .character("d"):
       guard rowCount > 0 else { return }
       _ = try? list.delete(row: cursor.row + 1)

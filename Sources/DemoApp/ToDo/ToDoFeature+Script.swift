@@ -5,7 +5,8 @@ extension ToDoFeature {
   /// Performs a command of the list or the detail screen.
   ///
   /// List: `add [TITLE]` (at the end; without a title the view model names
-  /// it `ToDo Item N`), `delete N`, `open N`, rows numbered from 1 as
+  /// it `ToDo Item N`), `delete N`, `open N`, `toggle N` (done or not;
+  /// completed items sort last after `wait 1s`), rows numbered from 1 as
   /// displayed. Detail: `title TEXT` (everything after the first space,
   /// exactly), `delete` (then back to the list), `back`. Both: `undo`,
   /// `redo`, saved like any other change.
@@ -59,6 +60,18 @@ extension ToDoFeature {
       } catch {
         throw ScriptError(error.description)
       }
+    case "toggle":
+      let row = try command.rowNumber(usage: "toggle N", rowCount: rowCount)
+      var refusal: ToDoRefusal?
+      let saveError = saving {
+        do throws(ToDoRefusal) {
+          try list.toggle(row: row)
+        } catch {
+          refusal = error
+        }
+      }
+      if let refusal { throw ScriptError(refusal.description) }
+      try report(saveError)
     default:
       throw .unknownCommand(command.word, on: currentScreen)
     }

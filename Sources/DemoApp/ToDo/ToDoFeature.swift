@@ -52,6 +52,8 @@ public final class ToDoFeature: DemoFeature {
         "add [TITLE]", "add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)"),
       CommandHelp("delete N", "delete row N"),
       CommandHelp("open N", "show row N on the detail screen, to edit it"),
+      CommandHelp("toggle N", "mark row N done or not; done items sort last 1s after"),
+      CommandHelp("wait DURATION", "let time pass (virtual in a script): 300ms, 1s"),
       undoHelp, redoHelp,
     ])
 
@@ -124,7 +126,7 @@ public final class ToDoFeature: DemoFeature {
     } else {
       store = Store()
     }
-    list = ToDoListViewModel(store: store)
+    list = ToDoListViewModel(store: store, clock: environment.clock)
     listView.bind(to: list)
     saveStatus.bind(to: list)
     reopening = store.items.observeChanges { [weak self] _ in self?.reopenEditorIfItCameBack() }
@@ -206,7 +208,7 @@ public final class ToDoFeature: DemoFeature {
 
   /// Whether a change is still being saved in the background; the terminal
   /// redraws until its outcome shows.
-  public var hasPendingWork: Bool { list.store.isSaving }
+  public var hasPendingWork: Bool { list.store.isSaving || list.effects.inFlight.value > 0 }
 
   deinit {
     SignalFlush.unregister(self)

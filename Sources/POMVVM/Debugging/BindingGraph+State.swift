@@ -48,3 +48,56 @@ extension BindingGraph {
     _RootFinder.list(of: object).map(ObjectIdentifier.init)
   }
 }
+
+/// What still waits in a root: operations of its ``Effects``, and time
+/// operators with a deadline ahead.
+///
+/// Not API: POMVVMTesting's `StateRecorder.finish()` reports it.
+package struct _PendingWork {
+  /// Each operation still running: `"sort" (started at TodosViewModel.swift:48)`.
+  package var effects: [String] = []
+  /// Each time operator waiting for its clock:
+  /// `debounced 300ms "query" (made at SearchViewModel.swift:12)`.
+  package var operators: [String] = []
+  /// The ``Effects`` found, to cancel what they run.
+  package var runners: [Effects] = []
+}
+
+extension BindingGraph {
+  /// The work still pending in `roots`: the operations of the ``Effects``
+  /// stored in them, and the time operators reachable from their state
+  /// (stored, or derived from stored cells and streams) that still wait.
+  @MainActor
+  package static func _pendingWork(in roots: [Any]) -> _PendingWork {
+    var finder = _RootFinder()
+    for root in roots {
+      finder.find(in: root, path: nil, depth: 0)
+    }
+    var work = _PendingWork()
+    for (effects, _) in finder.effects {
+      work.runners.append(effects)
+      work.effects += effects._runningDescriptions
+    }
+    var seen = Set<ObjectIdentifier>()
+    var toVisit = finder.lists
+    while let list = toVisit.popLast() {
+      guard seen.insert(ObjectIdentifier(list)).inserted else { continue }
+      if let waiting = _TimeOperators.waiting(of: list), waiting._isWaiting {
+        let path = finder.labels[ObjectIdentifier(list)].map { " \"\($0)\"" } ?? ""
+        work.operators.append(
+          waiting._operatorName + path
+            + (list._origin.map { " (made at \($0.split(separator: "/").last ?? ""))" } ?? ""))
+      }
+      toVisit += list._dependentEdges.map(\.node)
+      list._forEachObserver { observer in
+        if case .derivation? = observer._role?.kind,
+          let target = (observer._role?.target).flatMap(_RootFinder.list(of:))
+        {
+          toVisit.append(target)
+        }
+      }
+    }
+    work.operators.sort()
+    return work
+  }
+}

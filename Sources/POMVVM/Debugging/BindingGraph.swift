@@ -393,6 +393,9 @@ struct _GraphBuilder {
         link(
           source, id(of: target._graphList), twoWay ? .twoWayBinding : .binding,
           origin: role.origin)
+      case .derivation?:
+        guard let target = (observer._role?.target).flatMap(_RootFinder.list(of:)) else { break }
+        link(source, id(of: target), .derivation)
       case .observer?, nil:
         let key = ObjectIdentifier(observer)
         let id: Int
@@ -430,6 +433,8 @@ struct _RootFinder {
   private(set) var labels: [ObjectIdentifier: String] = [:]
   /// The type of the root each list was found in.
   private(set) var owners: [ObjectIdentifier: String] = [:]
+  /// The ``Effects`` found, with their property paths.
+  private(set) var effects: [(effects: Effects, path: String)] = []
   private var visited = Set<ObjectIdentifier>()
   private var rootType = ""
 
@@ -444,6 +449,10 @@ struct _RootFinder {
           labels[ObjectIdentifier(list)] = path
           owners[ObjectIdentifier(list)] = rootType
         }
+        return
+      }
+      if let effects = object as? Effects {
+        self.effects.append((effects, path ?? "(root)"))
         return
       }
     }

@@ -29,6 +29,9 @@ final class _ObserverRole {
     case bookkeeping
     /// An observer whose subscription call is known.
     case observer
+    /// The observer that feeds a stream derived from this one (a time
+    /// operator's output): it sends into `target`.
+    case derivation
   }
 
   let kind: Kind

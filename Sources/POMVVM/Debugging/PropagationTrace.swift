@@ -111,7 +111,7 @@ public enum PropagationTrace {
         .bindingForwarded, list._traceName,
         "\(arrow) \(target?._traceName ?? "a released cell") (\(role?.origin ?? ""))"
       )
-    case .bookkeeping?:
+    case .bookkeeping?, .derivation?:
       break
     case .observer?:
       report(.observerCalled, list._traceName, role?.origin)

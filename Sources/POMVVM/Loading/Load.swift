@@ -43,6 +43,11 @@ public final class Load<Value: Sendable>: ObservableCell {
   /// ``LoadStatus/loading``, then ``LoadStatus/loaded(_:)`` or
   /// ``LoadStatus/failed(_:)``.
   ///
+  /// The request runs in a `Task`, not a detached one: it inherits the
+  /// caller's task-local values and priority, so dependencies injected
+  /// through task locals reach it, and under Swift Testing an issue it
+  /// records belongs to the test that started it.
+  ///
   /// - Parameter operation: The request; it runs off the main actor and is
   ///   cancelled when the load is cancelled, restarted or deallocated.
   public func start(_ operation: @escaping @Sendable () async throws -> Value) {
@@ -50,14 +55,14 @@ public final class Load<Value: Sendable>: ObservableCell {
     generation += 1
     let current = generation
     storage.value = .loading
-    task = Task.detached { [weak self] in
+    task = Task { [weak self] in
       let result: LoadStatus<Value>
       do {
         result = .loaded(try await operation())
       } catch {
         result = .failed(LoadFailure(error))
       }
-      await self?.finish(current, with: result)
+      self?.finish(current, with: result)
     }
   }
 

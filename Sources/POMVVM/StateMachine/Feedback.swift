@@ -65,7 +65,9 @@ public struct Feedback<State, Event: Sendable> {
       run: { anyKey, send in
         // The key was made by `key(_:)` above, so the cast cannot fail.
         let typedKey = anyKey.base as? Key
-        return Task.detached {
+        // A `Task`, not a detached one: the effect inherits the task-local
+        // values and priority of the code that sent the event.
+        return Task {
           if let typedKey {
             await run(typedKey, send)
           }

@@ -1,0 +1,154 @@
+import Synchronization
+
+/// Time that moves only on demand: the engine of POMVVMTesting's
+/// `ManualClock` and of the demo's virtual clock in script mode.
+///
+/// Not API. Instants are offsets from the start. Sleepers wait on
+/// continuations; `wake(until:limit:)` resumes them one at a time, in
+/// deadline order (ties in the order they started to sleep), settling the
+/// main actor after each, so that what a wake-up does is done before the
+/// next sleeper wakes.
+package final class _ManualTime: Sendable {
+  /// A task waiting, as a clock lists it.
+  package struct Sleeper: Sendable, Hashable {
+    /// When it wakes, as an offset from the start.
+    package var deadline: Duration
+    /// What it belongs to, from `_WaitOrigin`, when the kit started it.
+    package var owner: String?
+  }
+
+  private struct Waiting {
+    let token: UInt64
+    let deadline: Duration
+    let owner: String?
+    let continuation: CheckedContinuation<Void, any Error>
+
+    func wakesBefore(_ other: Waiting) -> Bool {
+      deadline != other.deadline ? deadline < other.deadline : token < other.token
+    }
+  }
+
+  private struct State {
+    var now = Duration.zero
+    var nextToken: UInt64 = 0
+    var waiting: [Waiting] = []
+  }
+
+  private let state = Mutex(State())
+  private let settleRounds: Int
+
+  /// Creates time at zero with nobody sleeping.
+  ///
+  /// - Parameter settleRounds: How many rounds of yields settle ready work.
+  package init(settleRounds: Int = 20) {
+    self.settleRounds = max(1, settleRounds)
+  }
+
+  /// The current offset from the start.
+  package var now: Duration { state.withLock { $0.now } }
+
+  /// The tasks sleeping, in the order they will wake.
+  package var sleepers: [Sleeper] {
+    state.withLock { state in
+      state.waiting.sorted { $0.wakesBefore($1) }.map {
+        Sleeper(deadline: $0.deadline, owner: $0.owner)
+      }
+    }
+  }
+
+  /// How many tasks sleep.
+  package var sleeperCount: Int { state.withLock { $0.waiting.count } }
+
+  /// The earliest deadline of a sleeper, if one sleeps.
+  package var nextDeadline: Duration? {
+    state.withLock { state in state.waiting.min { $0.wakesBefore($1) }?.deadline }
+  }
+
+  /// Suspends until time reaches `deadline`; returns at once if it has.
+  ///
+  /// - Throws: `CancellationError` as soon as the task is cancelled.
+  package func sleep(until deadline: Duration) async throws {
+    try Task.checkCancellation()
+    let owner = _WaitOrigin.current
+    let token = state.withLock { state -> UInt64? in
+      guard deadline > state.now else { return nil }
+      state.nextToken += 1
+      return state.nextToken
+    }
+    guard let token else { return }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        // Under the lock, so that the cancellation handler either finds the
+        // sleeper or runs after this saw the task cancelled.
+        let cancelled = state.withLock { state -> Bool in
+          if Task.isCancelled { return true }
+          state.waiting.append(
+            Waiting(token: token, deadline: deadline, owner: owner, continuation: continuation))
+          return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      let removed = state.withLock { state -> Waiting? in
+        guard let index = state.waiting.firstIndex(where: { $0.token == token }) else {
+          return nil
+        }
+        return state.waiting.remove(at: index)
+      }
+      removed?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Settles, then wakes the sleepers due by `deadline` one at a time,
+  /// settling after each, and moves time to `deadline` (never back).
+  ///
+  /// - Parameters:
+  ///   - deadline: The offset to move to.
+  ///   - limit: The most sleepers to wake.
+  /// - Returns: How many woke.
+  @MainActor
+  @discardableResult
+  package func wake(until deadline: Duration, limit: Int = .max) async -> Int {
+    await settle()
+    var woken = 0
+    while woken < limit {
+      let next = state.withLock { state -> Waiting? in
+        guard
+          let index = state.waiting.indices.min(by: {
+            state.waiting[$0].wakesBefore(state.waiting[$1])
+          }),
+          state.waiting[index].deadline <= deadline
+        else { return nil }
+        let next = state.waiting.remove(at: index)
+        if next.deadline > state.now { state.now = next.deadline }
+        return next
+      }
+      guard let next else { break }
+      woken += 1
+      next.continuation.resume()
+      await settle()
+    }
+    if woken < limit {
+      state.withLock { state in
+        if deadline > state.now { state.now = deadline }
+      }
+    }
+    await settle()
+    return woken
+  }
+
+  /// Lets ready work run until it blocks: the main actor's queue, and tasks
+  /// on the global executor that hop back to it.
+  @MainActor
+  package func settle() async {
+    for _ in 0..<settleRounds {
+      await Task.yield()
+      await Self.yieldOffMainActor()
+    }
+  }
+
+  /// Hops to the global executor, yields there, and comes back.
+  nonisolated private static func yieldOffMainActor() async {
+    await Task.yield()
+  }
+}

@@ -1,0 +1,190 @@
+/// The asynchronous work of a view model, by id: start it, cancel it, wait
+/// for it, and count it.
+///
+/// A view model keeps one `Effects` and runs its requests and timers through
+/// it, as a TCA reducer returns `.run` effects with cancel ids:
+///
+/// ```swift
+/// @MainActor final class SearchViewModel: ViewModel {
+///   let query = Observable("")
+///   let results = Observable<[Movie]>([])
+///   let effects = Effects()
+///
+///   func search() {
+///     effects.run(id: "search", cancelInFlight: true) { [weak self] in
+///       let found = try await catalog.search(self?.query.value ?? "")
+///       try Task.checkCancellation()   // a newer query cancelled this one
+///       self?.results.value = found
+///     }
+///   }
+/// }
+/// ```
+///
+/// ## Semantics
+///
+/// - An operation runs on the main actor, like the view model that owns it,
+///   and awaits its services off the main actor as it needs. It runs in a
+///   `Task` (never a detached one), so it inherits the caller's task-local
+///   values and priority: dependencies injected through task locals reach
+///   it, and under Swift Testing an issue it records belongs to the test
+///   that started it.
+/// - Cancelling an operation cancels its task. **A cancelled operation's
+///   late result is dropped by the operation itself**: a cancellation-aware
+///   call (a clock's `sleep`, `URLSession`) throws `CancellationError`, and
+///   after a call that is not, `try Task.checkCancellation()` (or a test of
+///   `Task.isCancelled`) before writing state ends it. This is what TCA
+///   does for a cancelled effect's `send`: nothing it does after the
+///   cancellation lands.
+/// - A `CancellationError` thrown by an operation ends it quietly; any other
+///   error is sent to ``Diagnostics``, naming where the operation was
+///   started.
+/// - When the `Effects` is released (with its view model), every operation
+///   still running is cancelled. An operation that captures its view model
+///   strongly keeps it alive until it returns: capture `[weak self]`.
+///
+/// POMVVMTesting's `StateRecorder` finds an `Effects` stored in the view
+/// model it records, and its `finish()` fails, naming each operation (its
+/// id and where it was started), if operations are still running.
+@MainActor
+public final class Effects {
+  private struct Operation {
+    let id: AnyHashable
+    let task: Task<Void, Never>
+    let fileID: StaticString
+    let line: UInt
+  }
+
+  /// The operations running and not cancelled, by start order.
+  private var running: [UInt64: Operation] = [:]
+  /// Cancelled operations that have not returned yet.
+  private var ending: [UInt64: Task<Void, Never>] = [:]
+  private var nextToken: UInt64 = 0
+  private let count: Derived<Int>
+
+  /// Creates a runner with nothing in flight.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where the runner is made, for ``BindingGraph`` (its
+  ///     ``inFlight`` cell); by default, the caller's file.
+  ///   - line: Where the runner is made; by default, the caller's line.
+  public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    count = Derived(
+      node: _DerivedNode(0, sources: [], fileID: fileID, line: line, compute: nil))
+  }
+
+  isolated deinit {
+    for operation in running.values { operation.task.cancel() }
+    for task in ending.values { task.cancel() }
+  }
+
+  /// How many operations are running (started, not cancelled, not returned),
+  /// as a cell that views observe: a spinner while it is above 0.
+  public var inFlight: Derived<Int> { count }
+
+  /// Starts an operation under `id`.
+  ///
+  /// - Parameters:
+  ///   - id: What the operation is, for ``cancel(id:)`` and for reports: a
+  ///     string, an enum case.
+  ///   - cancelInFlight: Whether to cancel the operations already running
+  ///     under `id` first, as a search does with the previous query's
+  ///     request.
+  ///   - fileID: Where the operation is started, for reports; by default,
+  ///     the caller's file.
+  ///   - line: Where the operation is started; by default, the caller's
+  ///     line.
+  ///   - operation: The work, on the main actor; it is cancelled by
+  ///     ``cancel(id:)``, ``cancelAll()``, a later `run` with
+  ///     `cancelInFlight`, or the release of this object.
+  public func run(
+    id: some Hashable & Sendable, cancelInFlight: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ operation: @escaping @MainActor () async throws -> Void
+  ) {
+    if cancelInFlight { cancel(id: id) }
+    nextToken += 1
+    let token = nextToken
+    let origin = "effect \(Self.quoted(id)) (started at \(_fileName(fileID)):\(line))"
+    let task = Task { [weak self] in
+      do {
+        try await _WaitOrigin.$current.withValue(origin) { try await operation() }
+      } catch {
+        if !(error is CancellationError) && !Task.isCancelled {
+          Diagnostics.report(
+            "Effect \(Self.quoted(id)) failed: \(error)", fileID: fileID, line: line)
+        }
+      }
+      self?.ended(token)
+    }
+    running[token] = Operation(id: AnyHashable(id), task: task, fileID: fileID, line: line)
+    count.update(running.count)
+  }
+
+  /// Cancels every operation running under `id`.
+  ///
+  /// - Parameter id: The id the operations were started with.
+  public func cancel(id: some Hashable & Sendable) {
+    let key = AnyHashable(id)
+    let cancelled = running.filter { $0.value.id == key }
+    guard !cancelled.isEmpty else { return }
+    for (token, operation) in cancelled {
+      running[token] = nil
+      ending[token] = operation.task
+      operation.task.cancel()
+    }
+    count.update(running.count)
+  }
+
+  /// Cancels every operation running.
+  public func cancelAll() {
+    guard !running.isEmpty else { return }
+    for (token, operation) in running {
+      ending[token] = operation.task
+      operation.task.cancel()
+    }
+    running.removeAll()
+    count.update(0)
+  }
+
+  /// Waits until every operation has returned, cancelled ones included, and
+  /// those they started meanwhile.
+  ///
+  /// An operation that sleeps on a test's manual clock returns only once the
+  /// clock is advanced past its deadline: advance first, then wait.
+  public func waitUntilIdle() async {
+    while let task = running.min(by: { $0.key < $1.key })?.value.task ?? ending.first?.value {
+      await task.value
+    }
+  }
+
+  /// Whether `id` names an operation running now.
+  ///
+  /// - Parameter id: The id the operation was started with.
+  /// - Returns: Whether one is running (and not cancelled) under `id`.
+  public func isRunning(id: some Hashable & Sendable) -> Bool {
+    let key = AnyHashable(id)
+    return running.values.contains { $0.id == key }
+  }
+
+  /// The operations running, in start order, each as a failure names it:
+  /// `"sort" (started at TodosViewModel.swift:48)`.
+  ///
+  /// Not API: POMVVMTesting's `StateRecorder.finish()` reports them.
+  package var _runningDescriptions: [String] {
+    running.sorted { $0.key < $1.key }.map { _, operation in
+      "\(Self.quoted(operation.id.base)) (started at \(_fileName(operation.fileID)):"
+        + "\(operation.line))"
+    }
+  }
+
+  private func ended(_ token: UInt64) {
+    ending[token] = nil
+    if running.removeValue(forKey: token) != nil {
+      count.update(running.count)
+    }
+  }
+
+  private static func quoted(_ id: Any) -> String {
+    "\"\(_visibleControls(String(describing: id)))\""
+  }
+}

@@ -1,0 +1,193 @@
+import POMVVM
+import Testing
+
+@testable import POMVVMTesting
+
+/// What sleepers did, in order, on the main actor.
+@MainActor
+private final class WakeLog {
+  var entries: [String] = []
+
+  /// Starts a task that sleeps until `offset` on `clock`, then logs `name`
+  /// (or `name cancelled`).
+  @discardableResult
+  func sleeper(
+    _ name: String, until offset: Duration, on clock: ManualClock,
+    then next: (@MainActor () -> Void)? = nil
+  ) -> Task<Void, Never> {
+    Task {
+      do {
+        try await clock.sleep(until: .init(offset: offset))
+        entries.append("\(name) at \(clock.now.offset)")
+        next?()
+      } catch {
+        entries.append("\(name) \(error is CancellationError ? "cancelled" : "failed")")
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite("ManualClock")
+struct ManualClockTests {
+  @Test func sleepersWakeInDeadlineOrderWhateverTheOrderTheySleptIn() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    log.sleeper("c", until: .seconds(3), on: clock)
+    log.sleeper("a", until: .seconds(1), on: clock)
+    log.sleeper("b", until: .seconds(2), on: clock)
+    await clock.advance(by: .seconds(5))
+    #expect(log.entries == ["a at 1.0 seconds", "b at 2.0 seconds", "c at 3.0 seconds"])
+    #expect(clock.now.offset == .seconds(5))
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func sleepersAtOneDeadlineWakeInTheOrderTheySleptIn() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    for name in ["first", "second", "third"] {
+      log.sleeper(name, until: .seconds(1), on: clock)
+      await Task.yield()
+    }
+    await clock.advance(by: .seconds(1))
+    #expect(
+      log.entries == ["first at 1.0 seconds", "second at 1.0 seconds", "third at 1.0 seconds"])
+  }
+
+  @Test func nothingWakesWithoutAnAdvance() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    log.sleeper("a", until: .seconds(1), on: clock)
+    for _ in 0..<100 { await Task.yield() }
+    #expect(log.entries.isEmpty)
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .milliseconds(999))
+    #expect(log.entries.isEmpty, "the deadline is not reached yet")
+    await clock.advance(by: .milliseconds(1))
+    #expect(log.entries == ["a at 1.0 seconds"])
+  }
+
+  @Test func anAdvanceCountsASleepStartedJustBeforeIt() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    // The task has not run yet: advance lets it reach its sleep first.
+    log.sleeper("a", until: .milliseconds(300), on: clock)
+    await clock.advance(by: .milliseconds(300))
+    #expect(log.entries == ["a at 0.3 seconds"])
+  }
+
+  @Test func aWakeUpSettlesBeforeTheNextSleeperWakes() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    log.sleeper("a", until: .seconds(1), on: clock) {
+      // What the first wake-up does runs before the second sleeper wakes.
+      log.entries.append("a's effect")
+    }
+    log.sleeper("b", until: .seconds(1), on: clock)
+    await clock.advance(by: .seconds(1))
+    #expect(log.entries == ["a at 1.0 seconds", "a's effect", "b at 1.0 seconds"])
+  }
+
+  @Test func aSleeperCancelledBeforeItsDeadlineThrowsAtOnceAndNeverWakes() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    let task = log.sleeper("a", until: .seconds(1), on: clock)
+    await clock.advance(by: .milliseconds(500))
+    #expect(clock.sleeperCount == 1)
+    task.cancel()
+    #expect(clock.sleeperCount == 0, "the sleeper leaves the clock when cancelled")
+    await task.value
+    #expect(log.entries == ["a cancelled"])
+    await clock.advance(by: .seconds(5))
+    #expect(log.entries == ["a cancelled"])
+  }
+
+  @Test func aSleeperCancelledAtItsDeadlineDoesNotWake() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    var victim: Task<Void, Never>?
+    // Both are due at 1 s; the first, woken first, cancels the second.
+    log.sleeper("killer", until: .seconds(1), on: clock) { victim?.cancel() }
+    victim = log.sleeper("victim", until: .seconds(1), on: clock)
+    await clock.advance(by: .seconds(1))
+    #expect(log.entries == ["killer at 1.0 seconds", "victim cancelled"])
+  }
+
+  @Test func aTaskCancelledBeforeItSleepsThrowsAtOnce() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    let task = log.sleeper("a", until: .seconds(1), on: clock)
+    task.cancel()
+    await task.value
+    #expect(log.entries == ["a cancelled"])
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func aSleepUntilNowOrEarlierReturnsAtOnce() async throws {
+    let clock = ManualClock()
+    await clock.advance(by: .seconds(1))
+    try await clock.sleep(until: .init(offset: .seconds(1)))
+    try await clock.sleep(for: .zero)
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func runWakesSleepersThatWakeUpsSchedule() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    log.sleeper("a", until: .seconds(1), on: clock) {
+      log.sleeper("b", until: .seconds(3), on: clock) {
+        log.sleeper("c", until: .seconds(2), on: clock)  // in the past: returns at once
+      }
+    }
+    await clock.run()
+    #expect(log.entries == ["a at 1.0 seconds", "b at 3.0 seconds", "c at 3.0 seconds"])
+    #expect(clock.now.offset == .seconds(3))
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func anAdvanceWakesSleepersScheduledInsideItsSpan() async {
+    let clock = ManualClock()
+    let log = WakeLog()
+    log.sleeper("a", until: .seconds(1), on: clock) {
+      log.sleeper("b", until: .seconds(2), on: clock)
+      log.sleeper("late", until: .seconds(9), on: clock)
+    }
+    await clock.advance(by: .seconds(5))
+    #expect(log.entries == ["a at 1.0 seconds", "b at 2.0 seconds"])
+    #expect(clock.sleepers.map(\.deadline.offset) == [.seconds(9)])
+  }
+
+  @Test func runStopsAnEndlessTimerWithAFailureNamingItsSleeper() async {
+    let clock = ManualClock()
+    let task = Task {
+      await _WaitOrigin.$current.withValue("a ticker") {
+        while (try? await clock.sleep(for: .seconds(1))) != nil {}
+      }
+    }
+    await withKnownIssue {
+      await clock.run(maxWakeUps: 5)
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined()
+        == """
+        ManualClock.run() stopped after 5 wake-ups, at 5.0 seconds: sleepers keep scheduling \
+        sleepers. Still sleeping:
+          a ticker until 6.0 seconds
+        """
+    }
+    task.cancel()
+    await task.value
+  }
+
+  @Test func sleepersListTheirOwners() async {
+    let clock = ManualClock()
+    let task = Task {
+      await _WaitOrigin.$current.withValue("effect \"sort\"") {
+        try? await clock.sleep(for: .seconds(1))
+      }
+    }
+    await clock.advance()
+    #expect(clock.sleepers.map(\.description) == ["effect \"sort\" until 1.0 seconds"])
+    task.cancel()
+    await task.value
+  }
+}

@@ -1,0 +1,130 @@
+import POMVVM
+import Testing
+
+@testable import POMVVMTesting
+
+/// A list that sorts itself one second after the last toggle, through an
+/// effect, and shows a query debounced by 300 ms.
+@MainActor
+private final class SortingList: ViewModel {
+  let items = Observable(["b", "a"])
+  let query = Observable("")
+  let settledQuery: Derived<String>
+  let effects = Effects()
+  private let clock: ManualClock
+
+  init(clock: ManualClock) {
+    self.clock = clock
+    settledQuery = query.debounced(
+      for: .milliseconds(300), clock: clock, fileID: "Search/SearchViewModel.swift", line: 12)
+  }
+
+  func toggle() {
+    effects.run(
+      id: "sort", cancelInFlight: true, fileID: "ToDo/TodosViewModel.swift", line: 48
+    ) { [weak self, clock] in
+      try await clock.sleep(for: .seconds(1))
+      self?.items.value.sort()
+    }
+  }
+}
+
+@MainActor
+@Suite("StateRecorder with time and effects")
+struct StateRecorderTimeTests {
+  @Test func aStepAdvancesTheClockAndExpectsWhatTheWokenEffectChanged() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    recorder.perform { list.toggle() }
+    await recorder.perform {
+      await clock.advance(by: .milliseconds(999))
+    }
+    await recorder.perform {
+      await clock.advance(by: .milliseconds(1))
+    } expecting: {
+      $0.changed(\.items, to: ["a", "b"])
+    }
+    recorder.perform {
+      list.query.value = "dune"
+    } expecting: {
+      $0.changed(\.query, to: "dune")
+    }
+    await recorder.perform {
+      await clock.advance(by: .milliseconds(300))
+    } expecting: {
+      $0.changed(\.settledQuery, to: "dune")
+    }
+    recorder.finish()
+  }
+
+  @Test func finishReportsAnEffectStillRunning() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    recorder.perform { list.toggle() }
+    await clock.advance(by: .milliseconds(500))
+    let failures = recordedFailures { recorder.finish() }
+    #expect(
+      failures.map(\.message) == [
+        #"1 effect still running: "sort" (started at TodosViewModel.swift:48)"#
+      ])
+    #expect(list.effects.inFlight.value == 0, "finish() cancels what it reported")
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func finishReportsAPendingDebounce() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    recorder.perform {
+      list.query.value = "du"
+    } expecting: {
+      $0.changed(\.query, to: "du")
+    }
+    let failures = recordedFailures { recorder.finish() }
+    #expect(
+      failures.map(\.message) == [
+        #"1 time operator still waiting on a clock: debounced 300ms "settledQuery" (made at SearchViewModel.swift:12)"#
+      ])
+  }
+
+  @Test func finishNamesEveryPendingEffectAndOperatorAtOnce() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let unstored = list.query.throttled(
+      for: .seconds(1), clock: clock, fileID: "Search/SearchViewModel.swift", line: 20)
+    let recorder = StateRecorder(of: list)
+    recorder.perform {
+      list.toggle()
+      list.effects.run(id: 7, fileID: "ToDo/TodosViewModel.swift", line: 60) {
+        try await clock.sleep(for: .seconds(5))
+      }
+      list.query.value = "x"
+      list.query.value = "xy"  // held by the throttle until its window ends
+    } expecting: {
+      $0.changed(\.query, to: "x")
+      $0.changed(\.query, to: "xy")
+    }
+    let failures = recordedFailures { recorder.finish() }
+    #expect(
+      failures.map(\.message) == [
+        #"2 effects still running: "sort" (started at TodosViewModel.swift:48), "7" (started at TodosViewModel.swift:60)"#,
+        #"2 time operators still waiting on a clock: debounced 300ms "settledQuery" (made at SearchViewModel.swift:12), throttled latest 1s (made at SearchViewModel.swift:20)"#,
+      ])
+    extendLifetime(unstored)
+  }
+
+  @Test func finishPassesOnceTheClockHasRunEverythingOut() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    recorder.perform { list.toggle() }
+    await recorder.perform {
+      await clock.run()
+    } expecting: {
+      $0.changed(\.items, to: ["a", "b"])
+    }
+    recorder.finish()
+  }
+}
