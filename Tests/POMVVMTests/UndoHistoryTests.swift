@@ -622,7 +622,9 @@ struct UndoHistoryTests {
     }
     #expect(weakArray == nil)
     #expect(weakCell == nil)
-    #expect(history.undoCount == 2)
+    // Steps that can never apply are dropped as their objects go.
+    #expect(history.undoCount == 0)
+    #expect(!history.canUndo.value)
     #expect(!history.undo())
     #expect(history.undoCount == 0)
   }
@@ -648,5 +650,216 @@ struct UndoHistoryTests {
     history.track(array)
     array.append(TestItem(4))
     #expect(history.undoCount == 1)
+  }
+}
+
+/// The undo defects of issue #31 (items 1 to 5), each as its repro.
+@MainActor
+@Suite("UndoHistory: unrecorded changes, reload steps, re-entrancy and reactions")
+struct UndoHistoryRoundFourTests {
+  // MARK: - 1. An unrecorded change ends the step it would merge into
+
+  @Test func anUnrecordedChangeOfACellEndsTheStepItWouldMergeInto() {
+    let time = TestTime()
+    let cell = Observable("start")
+    let history = UndoHistory(mergeWindow: .seconds(1), now: time.now)
+    history.track(cell)
+    cell.value = "typed"
+    time.advance(.milliseconds(100))
+    history.withoutRecording { cell.value = "server" }
+    time.advance(.milliseconds(100))
+    cell.value = "typed again"
+    #expect(history.undoCount == 2)
+    #expect(history.undo())
+    #expect(cell.value == "server", "the server's value is not lost")
+    #expect(history.undo())
+    #expect(cell.value == "start")
+  }
+
+  @Test func anUnrecordedUpdateOfAnElementEndsTheStepItWouldMergeInto() throws {
+    let time = TestTime()
+    let array = UndoHistoryTests.makeArray()
+    let history = UndoHistory(mergeWindow: .seconds(1), now: time.now)
+    history.track(array)
+    let cell = try #require(array.cell(for: 2))
+    cell.value.text = "typed"
+    time.advance(.milliseconds(100))
+    history.withoutRecording { array.update(TestItem(2, "server")) }
+    time.advance(.milliseconds(100))
+    cell.value.text = "typed again"
+    #expect(history.undo())
+    #expect(array[id: 2]?.text == "server")
+  }
+
+  // MARK: - 2. A reload step holds only what the reload changed
+
+  @Test func undoingAReloadRestoresOnlyTheElementsItChanged() {
+    let array = ObservableArray([TestItem(1, "one"), TestItem(2, "two"), TestItem(3, "three")])
+    let history = UndoHistory()
+    history.track(array)
+    array.replaceAll(with: [
+      TestItem(3, "three edited"), TestItem(2, "two"), TestItem(1, "one edited"),
+    ])
+    history.withoutRecording { array.update(TestItem(2, "server")) }
+    #expect(history.undo())
+    #expect(array.elements == [TestItem(1, "one"), TestItem(2, "server"), TestItem(3, "three")])
+    #expect(history.redo())
+    #expect(
+      array.elements == [
+        TestItem(3, "three edited"), TestItem(2, "server"), TestItem(1, "one edited"),
+      ])
+  }
+
+  @Test func anUnrecordedRemovalOfAnElementAReloadOnlyMovedDoesNotStopTheUndo() {
+    let array = ObservableArray((1...10).map { TestItem($0, "v\($0)") })
+    let history = UndoHistory()
+    history.track(array)
+    var reversed = array.elements.reversed().map { $0 }
+    for index in reversed.indices where reversed[index].id != 10 {
+      reversed[index].text += " edited"
+    }
+    array.replaceAll(with: reversed)
+    history.withoutRecording { array.remove(at: 0) }  // element 10
+    #expect(history.undo())
+    #expect(array.elements == (1...9).map { TestItem($0, "v\($0)") })
+  }
+
+  @Test func aReloadStepKeepsElementsAddedWithoutRecordingWhereTheyAre() {
+    let array = ObservableArray((1...4).map { TestItem($0, "v\($0)") })
+    let history = UndoHistory()
+    history.track(array)
+    array.replaceAll(with: [TestItem(4), TestItem(3), TestItem(2), TestItem(1), TestItem(5)])
+    history.withoutRecording { array.insert(TestItem(9, "server"), at: 1) }
+    #expect(history.undo())
+    #expect(array.map(\.id) == [1, 9, 2, 3, 4])
+    #expect(array.elements[0] == TestItem(1, "v1"))
+  }
+
+  // MARK: - 3. Undo from an observer of the history's own cells
+
+  @Test func undoFromAnObserverOfCanRedoLeavesConsistentCells() {
+    let cell = Observable(0)
+    let history = UndoHistory()
+    history.track(cell)
+    history.transaction("A") { cell.value = 1 }
+    history.transaction("B") { cell.value = 2 }
+    var undidFromObserver = false
+    let token = history.canRedo.observeChanges { canRedo in
+      guard canRedo, !undidFromObserver else { return }
+      undidFromObserver = true
+      history.undo()
+    }
+    #expect(history.undo())
+    #expect(undidFromObserver)
+    #expect(cell.value == 0)
+    #expect(history.canUndo.value == false)
+    #expect(history.canRedo.value == true)
+    #expect(history.undoActionName.value == nil)
+    #expect(history.redoActionName.value == "A")
+    token.cancel()
+  }
+
+  // MARK: - 4. canUndo tells the truth when tracked objects go
+
+  @Test func stepsOfReleasedObjectsAreDroppedAndCanUndoFollows() {
+    let history = UndoHistory()
+    var undoStates: [Bool] = []
+    let token = history.canUndo.observeChanges { undoStates.append($0) }
+    do {
+      let array = UndoHistoryTests.makeArray()
+      history.track(array)
+      array.append(TestItem(4))
+      #expect(history.canUndo.value)
+    }
+    #expect(history.undoCount == 0)
+    #expect(history.canUndo.value == false)
+    #expect(undoStates == [true, false])
+    token.cancel()
+  }
+
+  @Test func aStepThatStillHasALiveObjectStays() {
+    let history = UndoHistory()
+    let cell = Observable(0)
+    history.track(cell)
+    do {
+      let array = UndoHistoryTests.makeArray()
+      history.track(array)
+      history.transaction("Both") {
+        array.append(TestItem(4))
+        cell.value = 1
+      }
+    }
+    #expect(history.undoCount == 1)
+    #expect(history.undo())
+    #expect(cell.value == 0)
+  }
+
+  // MARK: - 5. Reactions belong to the step of the change they react to
+
+  /// A rule that moves a finished item to the bottom reacts to the toggle:
+  /// one undo takes back both, and the rule does not redo the move.
+  @Test func aReactionOnTheSameArrayJoinsTheStepOfTheChangeItReactsTo() throws {
+    let array = UndoHistoryTests.makeArray()
+    let history = UndoHistory()
+    history.track(array, actionName: "Toggle")
+    let rule = array.observeChanges { change in
+      for update in change.changeSet.updates where update.newElement.on {
+        if let index = array.firstIndex(where: { $0.id == update.newElement.id }),
+          index != array.count - 1
+        {
+          array.move(from: index, to: array.count - 1)
+        }
+      }
+    }
+    try #require(array.cell(for: 1, \.on)).value = true
+    #expect(array.map(\.id) == [2, 3, 1])
+    #expect(history.undoCount == 1)
+    #expect(history.undo())
+    #expect(array.elements == UndoHistoryTests.makeArray().elements)
+    #expect(history.redo())
+    #expect(array.map(\.id) == [2, 3, 1])
+    #expect(array[id: 1]?.on == true)
+    rule.cancel()
+  }
+
+  /// A rule that keeps a count in a tracked cell, whichever observer runs
+  /// first.
+  @Test(arguments: [false, true])
+  func aReactionInAnotherTrackedCellJoinsTheStep(ruleFirst: Bool) throws {
+    let array = UndoHistoryTests.makeArray()
+    let doneCount = Observable(0)
+    let history = UndoHistory()
+    var rule: Subscription?
+    let startRule = {
+      rule = array.observeChanges { change in
+        doneCount.value = change.newElements.filter(\.on).count
+      }
+    }
+    if ruleFirst { startRule() }
+    history.track(array, actionName: "Toggle")
+    history.track(doneCount, actionName: "Count")
+    if !ruleFirst { startRule() }
+    try #require(array.cell(for: 2, \.on)).value = true
+    #expect(doneCount.value == 1)
+    #expect(history.undoCount == 1)
+    #expect(history.undo())
+    #expect(array[id: 2]?.on == false)
+    #expect(doneCount.value == 0)
+    #expect(history.undoCount == 0)
+    rule?.cancel()
+  }
+
+  /// Changes made one after the other, outside any delivery, stay separate
+  /// steps.
+  @Test func consecutiveEditsAreNotReactions() throws {
+    let array = UndoHistoryTests.makeArray()
+    let cell = Observable(0)
+    let history = UndoHistory()
+    history.track(array)
+    history.track(cell)
+    try #require(array.cell(for: 1, \.on)).value = true
+    cell.value = 1
+    array.append(TestItem(4))
+    #expect(history.undoCount == 3)
   }
 }

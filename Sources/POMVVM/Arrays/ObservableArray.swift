@@ -93,6 +93,17 @@ public final class ObservableArray<Element: Identifiable> {
   @exclusivity(unchecked)
   var _deliveringSequence: UInt64 = 0
 
+  /// The number of the change whose delivery is under way, queued changes
+  /// delivered after it included (they were made while it was delivered);
+  /// `nil` when the array is not delivering.
+  @inlinable
+  var _deliveryRoot: UInt64? {
+    guard _isDelivering else { return nil }
+    // Changes are numbered in order, and every change published during a
+    // delivery is queued: the first queued one follows the root.
+    return _pending.isEmpty ? _deliveringSequence : _pending[0].sequence &- 1
+  }
+
   /// Creates an array; if `Element` is `Equatable` at run time, rewriting an
   /// element with an equal value is not a change.
   ///

@@ -39,16 +39,7 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   let _fieldOffset: Int32
 
   /// The cell this one projects from.
-  @inlinable
-  public var base: Base { _base.unsafelyUnwrapped }
-
-  /// The base; `nil` only once the deinit has handed it over.
-  ///
-  /// The deinit hands it to `_DeferredReleases`, so that releasing a chain
-  /// of projections of any depth uses constant stack.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var _base: Base?
+  public let base: Base
 
   /// The field of the base value this cell reads and writes.
   public let keyPath: WritableKeyPath<Base.Value, Field>
@@ -71,7 +62,7 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
     _fieldOffset = offset ?? -1
     _readsInPlace = offset != nil && base._storedList != nil
     _nodeHeight = UInt32(base._heightOfDependent)
-    _base = base
+    self.base = base
     self.keyPath = keyPath
     _recomputeField = recompute
     super.init(_withoutTracking { base.value[keyPath: keyPath] })
@@ -113,11 +104,6 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
 
   isolated deinit {
     _graphCell(of: base)?._graphList._removeDependent(self)
-    // Released in a loop rather than from this deinit: the base of a long
-    // chain of projections would release the next level recursively.
-    var held: Any = _base as Any
-    _base = nil
-    _DeferredReleases.release(&held)
   }
 
   override var _height: Int { Int(_nodeHeight) }
@@ -130,12 +116,6 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
 
   override func _pullSources() {
     _graphCell(of: base)?._graphList._updateIfNeeded()
-  }
-
-  override var _hasStaleSource: Bool {
-    // Height 1: the base is a stored cell, never out of date.
-    guard _nodeHeight > 1, let list = _graphCell(of: base)?._graphList else { return false }
-    return list._flags & _NodeFlag.state != 0
   }
 
   override var _sourceLists: [_ObserverListBase] {

@@ -203,15 +203,6 @@ final class _DerivedNode<Value>: _ValueList<Value> {
 
   override var _sourceLists: [_ObserverListBase] { registrations }
 
-  override var _hasStaleSource: Bool {
-    // Height 1: every source is a stored cell, never out of date.
-    guard height > 1 else { return false }
-    for list in registrations where list._flags & _NodeFlag.state != 0 {
-      return true
-    }
-    return false
-  }
-
   override func _sourceDidChange(at index: Int) {
     gate?.record(changeOf: index)
   }

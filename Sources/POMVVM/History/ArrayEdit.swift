@@ -1,7 +1,11 @@
 /// The record of one change set an ``ObservableArray`` published.
 ///
 /// It keeps the change set (which holds only the elements it touched) and
-/// the ids of the elements it moved, and applies either direction by id:
+/// the ids of the elements it moved, and applies either direction by id.
+/// A reload change set (a `replaceAll` or `batch` that rewrote much) is
+/// recorded as what it changed, by id: the elements it removed, inserted
+/// and changed, and the order of the others before and after, without the
+/// stretches at both ends that kept their order. It applies like this:
 /// elements leave by id, enter at their recorded index (or the end, if the
 /// array is shorter now), moved elements go back to their recorded index,
 /// and updated elements take their recorded value. So a change that the
@@ -22,6 +26,11 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   var changeSet: ChangeSet<Element>
   @usableFromInline
   var movedIDs: [Element.ID]
+  /// For a reload: the order of the elements that stayed, before and after
+  /// it, trimmed of the ends that kept their order; `nil` when the order
+  /// did not change (or for any other change set).
+  @usableFromInline
+  var order: (old: [Element.ID], new: [Element.ID])?
   /// `conflict(_:_:)` and `apply(_:)`, specialized where the record was
   /// made.
   @usableFromInline
@@ -34,7 +43,12 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   @inlinable
   init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
     self.array = array
-    changeSet = change.changeSet
+    if change.changeSet.reload == nil {
+      changeSet = change.changeSet
+      order = nil
+    } else {
+      (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array._isUnchanged)
+    }
     movedIDs = Self.movedIDs(of: change)
     specialized = (
       { edit, direction, presence in edit._conflict(direction, &presence) },
@@ -45,8 +59,68 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   /// Makes this record, of the same array, the record of another change.
   @inlinable
   func reset(to change: ArrayChange<Element>) {
-    changeSet = change.changeSet
+    if change.changeSet.reload == nil {
+      changeSet = change.changeSet
+      order = nil
+    } else {
+      (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array?._isUnchanged)
+    }
     movedIDs = Self.movedIDs(of: change)
+  }
+
+  /// A reload change set as what it changed, by id.
+  ///
+  /// That is its removals, its insertions, its updates (elements whose
+  /// value changed), and the order of the elements that stayed. Other change
+  /// sets are kept as they are.
+  ///
+  /// - Complexity: O(*n*) for a reload; O(1) otherwise.
+  @inlinable
+  static func byID(
+    _ changeSet: ChangeSet<Element>, isUnchanged: ((Element, Element) -> Bool)?
+  ) -> (ChangeSet<Element>, (old: [Element.ID], new: [Element.ID])?) {
+    guard let reload = changeSet.reload else { return (changeSet, nil) }
+    var oldIndices: [Element.ID: Int] = [:]
+    oldIndices.reserveCapacity(reload.old.count)
+    for (index, element) in reload.old.enumerated() {
+      oldIndices[element.id] = index
+    }
+    var stays = [Bool](repeating: false, count: reload.old.count)
+    var insertions: [ChangeSet<Element>.Insertion] = []
+    var updates: [ChangeSet<Element>.Update] = []
+    var newOrder: [Element.ID] = []
+    newOrder.reserveCapacity(reload.new.count)
+    for (newIndex, element) in reload.new.enumerated() {
+      guard let oldIndex = oldIndices[element.id] else {
+        insertions.append(.init(index: newIndex, element: element))
+        continue
+      }
+      stays[oldIndex] = true
+      newOrder.append(element.id)
+      let old = reload.old[oldIndex]
+      if !(isUnchanged?(old, element) ?? false) {
+        updates.append(
+          .init(oldIndex: oldIndex, newIndex: newIndex, oldElement: old, newElement: element))
+      }
+    }
+    var removals: [ChangeSet<Element>.Removal] = []
+    var oldOrder: [Element.ID] = []
+    oldOrder.reserveCapacity(newOrder.count)
+    for (index, element) in reload.old.enumerated() {
+      if stays[index] {
+        oldOrder.append(element.id)
+      } else {
+        removals.append(.init(index: index, element: element))
+      }
+    }
+    let byID = ChangeSet(removals: removals, insertions: insertions, updates: updates, moves: [])
+    // Only the stretch between the ends that kept their order matters.
+    var start = 0
+    var end = oldOrder.count
+    while start < end && oldOrder[start] == newOrder[start] { start += 1 }
+    while end > start && oldOrder[end - 1] == newOrder[end - 1] { end -= 1 }
+    guard start < end else { return (byID, nil) }
+    return (byID, (Array(oldOrder[start..<end]), Array(newOrder[start..<end])))
   }
 
   @inlinable
@@ -103,6 +177,10 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
     var moveDestinations: [Int] = []
     @usableFromInline
     var updates: [Element] = []
+    /// The order the elements that stayed through a reload take, those
+    /// still there.
+    @usableFromInline
+    var order: [Element.ID] = []
 
     @inlinable
     init() {}
@@ -112,15 +190,7 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   func parts(_ direction: _UndoDirection) -> Parts {
     var parts = Parts()
     let forward = direction == .redo
-    if let reload = changeSet.reload {
-      for element in forward ? reload.old : reload.new {
-        parts.leaving.append(element.id)
-      }
-      for (index, element) in (forward ? reload.new : reload.old).enumerated() {
-        parts.entering.append(.init(index: index, element: element))
-      }
-      return parts
-    }
+    if let order { parts.order = forward ? order.new : order.old }
     parts.movedIDs = movedIDs
     if forward {
       for removal in changeSet.removals { parts.leaving.append(removal.element.id) }
@@ -176,7 +246,7 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
     let parts = parts(direction)
     // One element: its own mutation, O(1) besides the shift, and the change
     // observers see is the exact inverse.
-    if changeSet.reload == nil && changeSet.count == 1 {
+    if order == nil && changeSet.count == 1 {
       if let element = parts.updates.first, let index = array._index(of: element.id) {
         array.replace(at: index, with: element)
         return
@@ -214,6 +284,19 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
       } else {
         kept.append(element)
       }
+    }
+    if !parts.order.isEmpty {
+      // The elements that stayed through a reload take their order again,
+      // in the places they hold now: elements added since keep theirs.
+      var rank: [Element.ID: Int] = [:]
+      rank.reserveCapacity(parts.order.count)
+      for (position, id) in parts.order.enumerated() { rank[id] = position }
+      var places: [(place: Int, rank: Int)] = []
+      for (place, element) in kept.enumerated() {
+        if let position = rank[element.id] { places.append((place, position)) }
+      }
+      let ordered = places.sorted { $0.rank < $1.rank }.map { kept[$0.place] }
+      for (slot, element) in zip(places, ordered) { kept[slot.place] = element }
     }
     var entering = parts.entering
     for (id, index) in zip(parts.movedIDs, parts.moveDestinations) {

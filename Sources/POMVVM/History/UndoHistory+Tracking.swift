@@ -19,13 +19,20 @@ extension UndoHistory {
     _ array: ObservableArray<Element>, actionName: String? = nil,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    guard _startTracking(array, isDelivering: { [weak array] in array?._isDelivering ?? false })
+    guard
+      let sentinel = _startTracking(
+        array, isArray: true, delivery: { [weak array] in array?._deliveryRoot })
     else { return }
     // Specialized in the caller: it runs on every change of the array.
     let subscription = array.observeChanges { [weak self, weak array] change in
-      guard let self, let array, self._isRecording else { return }
+      extendLifetime(sentinel)
+      guard let self, let array else { return }
+      guard self._isRecording else {
+        self._skip(array)
+        return
+      }
       self._record(
-        { _ArrayEdit(array: array, change: change) },
+        of: array, delivery: array._deliveryRoot, { _ArrayEdit(array: array, change: change) },
         merge: { last in
           // Only an `_ArrayEdit<Element>` records this array: no dynamic cast.
           guard last.object === array else { return false }
@@ -61,13 +68,23 @@ extension UndoHistory {
     _ cell: Observable<Value>, actionName: String? = nil,
     fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    guard _startTracking(cell, isDelivering: { false }) else { return }
+    guard
+      let sentinel = _startTracking(
+        cell, isArray: false,
+        delivery: { [weak cell] in cell?._deliveryPass })
+    else { return }
     let shadow = _CellShadow(cell._value)
     let subscription = cell.observeChanges { [weak self, weak cell] newValue in
+      extendLifetime(sentinel)
       let oldValue = shadow.value
       shadow.value = newValue
-      guard let self, let cell, self._isRecording else { return }
+      guard let self, let cell else { return }
+      guard self._isRecording else {
+        self._skip(cell)
+        return
+      }
       self._record(
+        of: cell, delivery: cell._deliveryPass,
         { _CellEdit(cell: cell, before: oldValue, after: newValue) },
         merge: { last in
           // Only a `_CellEdit<Value>` records this cell: no dynamic cast.
@@ -86,14 +103,54 @@ extension UndoHistory {
     _subscriptions.append(subscription)
   }
 
-  /// Notes a new tracked object; `false` if it is followed already.
+  /// Notes a new tracked object; `nil` if it is followed already.
+  ///
+  /// - Parameters:
+  ///   - object: The array or cell.
+  ///   - isArray: Whether it is an array: undo and redo refuse while one
+  ///     delivers a change.
+  ///   - delivery: The number of the object's delivery under way, if any.
+  /// - Returns: A sentinel for the subscription to hold: when the object
+  ///   goes, its observers go, and the sentinel tells the history to drop
+  ///   the steps that only changed released objects.
   @usableFromInline
   func _startTracking(
-    _ object: AnyObject, isDelivering: @escaping @MainActor () -> Bool
-  ) -> Bool {
-    let key = ObjectIdentifier(object)
-    if let existing = tracked[key], existing.object != nil { return false }
-    tracked[key] = _TrackedObject(object: object, isDelivering: isDelivering)
-    return true
+    _ object: AnyObject, isArray: Bool, delivery: @escaping @MainActor () -> UInt64?
+  ) -> _ReleaseSentinel? {
+    let id = ObjectIdentifier(object)
+    if tracked.contains(where: { $0.id == id && $0.object != nil }) { return nil }
+    tracked.removeAll { $0.object == nil }
+    tracked.append(_TrackedObject(id: id, object: object, isArray: isArray, delivery: delivery))
+    return _ReleaseSentinel(self)
+  }
+}
+
+/// Held by a history's subscription to a tracked object: the object's
+/// observers are released with it, and so is this, which tells the history.
+@MainActor
+@usableFromInline
+final class _ReleaseSentinel {
+  weak var history: UndoHistory?
+
+  init(_ history: UndoHistory) {
+    self.history = history
+  }
+
+  isolated deinit {
+    history?._trackedObjectWasReleased()
+  }
+}
+
+extension _ObserverListBase {
+  /// The outermost notification pass under way, if any: what a tracked
+  /// cell's delivery is for an ``UndoHistory``.
+  ///
+  /// A nested set is part of the same delivery: it adds one to the
+  /// generation and one to the depth (and the outer pass stops once it
+  /// returns), so their difference names the outermost pass.
+  @usableFromInline
+  final var _deliveryPass: UInt64? {
+    guard _depth > 0 else { return nil }
+    return UInt64(_generation &- UInt32(_depth) &+ 1)
   }
 }

@@ -35,7 +35,12 @@
 ///   elements are separate steps.
 /// - ``transaction(_:_:)`` makes everything inside it one step, under its
 ///   name; nested transactions join the outermost.
-/// - ``withoutRecording(_:)`` makes changes that are never undone.
+/// - ``withoutRecording(_:)`` makes changes that are never undone; such a
+///   change ends the step that the next change of the same object would
+///   merge into.
+/// - A change an observer makes while a recorded change is delivered (a
+///   reaction) joins that change's step; reactions to an undo or redo are
+///   not recorded, since the step holds them already.
 /// - A new recorded step clears the redo steps.
 /// - At most ``limit`` steps are kept; the oldest goes first.
 ///   ``removeAllSteps()`` forgets them all.
@@ -45,9 +50,12 @@
 /// Steps are applied by element id: elements leave by id, come back at
 /// their old index (or the end, if the array is shorter now) and take back
 /// their old values. A change made without recording that touches other
-/// elements does not stop an undo. But if it made the step impossible — an
-/// element the step would re-insert is present, or one it would remove,
-/// move or restore is gone — ``undo(fileID:line:)`` checks the whole step
+/// elements does not stop an undo. A step recorded from a reload holds what
+/// the reload changed, by id (removed, inserted and changed elements, and
+/// the order of the others), so it restores nothing it did not change; an
+/// element it only reordered may be gone. But if a change made the step
+/// impossible — an element the step would re-insert is present, or one it
+/// would remove, move or restore is gone — ``undo(fileID:line:)`` checks the whole step
 /// first and changes nothing: it reports the conflict to ``Diagnostics``,
 /// returns `false`, drops that step (it can never apply), and clears the
 /// redo steps; older steps stay and the next undo tries them. A conflict
@@ -62,8 +70,12 @@
 /// refuse (and report) when a tracked array is delivering a change, or
 /// inside a transaction.
 ///
+/// An observer of ``canUndo``, ``canRedo`` or the action names may undo or
+/// redo: the cells end with the newest state.
+///
 /// The history holds what it tracks weakly: a tracked object that goes away
-/// is no longer followed, and the steps that only changed it are skipped.
+/// is no longer followed, and the steps that only changed released objects
+/// are dropped then, so ``canUndo`` and ``canRedo`` tell the truth.
 @MainActor
 public final class UndoHistory {
   /// Whether ``undo(fileID:line:)`` has a step to take back.
@@ -130,12 +142,18 @@ public final class UndoHistory {
   /// ``redoActionName`` hold, to update them only when they change.
   @exclusivity(unchecked)
   var published = (canUndo: false, canRedo: false, undo: String?.none, redo: String?.none)
+  /// Bumped by every ``refresh()`` that publishes: an observer of one of the
+  /// cells may undo or redo, which publishes newer state while an older
+  /// refresh is halfway through its cells.
+  @exclusivity(unchecked)
+  var refreshes = 0
   let now: @MainActor () -> ContinuousClock.Instant
   @usableFromInline
   var _subscriptions: [Subscription] = []
   /// The tracked objects, to follow each once and to see whether one is
   /// delivering a change.
-  var tracked: [ObjectIdentifier: _TrackedObject] = [:]
+  @exclusivity(unchecked)
+  var tracked: [_TrackedObject] = []
 
   /// Creates an empty history.
   ///
@@ -320,6 +338,9 @@ public final class UndoHistory {
   /// merges, or as a new step.
   ///
   /// - Parameters:
+  ///   - object: The tracked object that changed.
+  ///   - delivery: The number of the object's delivery under way, which the
+  ///     change is part of.
   ///   - makeRecord: Makes the change's record.
   ///   - merge: Folds the change into a record of the same element or cell,
   ///     if it can; whether it did.
@@ -329,12 +350,23 @@ public final class UndoHistory {
   ///   - actionName: The name of a new step outside a transaction.
   @usableFromInline
   func _record(
-    _ makeRecord: () -> any _UndoRecord, merge: (any _UndoRecord) -> Bool,
-    reuse: (any _UndoRecord) -> Bool, isMergeable: Bool, actionName: String?
+    of object: AnyObject, delivery: UInt64?, _ makeRecord: () -> any _UndoRecord,
+    merge: (any _UndoRecord) -> Bool, reuse: (any _UndoRecord) -> Bool, isMergeable: Bool,
+    actionName: String?
   ) {
     if let openStep {
       if let last = openStep.last, merge(last) { return }
       openStep.append(makeRecord())
+      return
+    }
+    let current = _DeliveryKey(object: ObjectIdentifier(object), number: delivery)
+    if let top = undoSteps.last, top.isReacting(to: current, in: self) {
+      // A reaction: an observer's change made while a change of the top
+      // step is still being delivered belongs to that step.
+      if let last = top.last, last.object === object, merge(last) { return }
+      top.append(makeRecord())
+      top.noteDeliveries(current, in: self)
+      isMerging = false
       return
     }
     let time = now()
@@ -353,11 +385,24 @@ public final class UndoHistory {
     {
       let step = undoSteps.removeFirst()
       step.lastChange = time
+      step.setDeliveries(current, in: self)
       undoSteps.append(step)
       refresh()
       return
     }
-    push(_UndoStep(name: actionName, record: makeRecord(), lastChange: time))
+    let step = _UndoStep(name: actionName, record: makeRecord(), lastChange: time)
+    step.setDeliveries(current, in: self)
+    push(step)
+  }
+
+  /// Notes a change that is not recorded: it ends the step that the next
+  /// change of the same object would merge into, so that an undo of that
+  /// step never takes back the unrecorded change too.
+  @usableFromInline
+  func _skip(_ object: AnyObject) {
+    if isMerging, let last = undoSteps.last?.last, last.object === object {
+      isMerging = false
+    }
   }
 
   private func closeTransaction() {
@@ -394,6 +439,11 @@ public final class UndoHistory {
   }
 
   /// Brings the observable state up to date with the steps.
+  ///
+  /// An observer of one of the cells may undo or redo (or change a tracked
+  /// object) while they are updated: the nested refresh publishes every
+  /// cell with the newer state, and this one stops there, so that it never
+  /// writes an older value over a newer one.
   func refresh() {
     let now = (
       canUndo: !undoSteps.isEmpty, canRedo: !redoSteps.isEmpty, undo: undoSteps.last?.name,
@@ -401,10 +451,48 @@ public final class UndoHistory {
     )
     guard now != published else { return }
     published = now
+    refreshes &+= 1
+    let refresh = refreshes
     canUndo.update(now.canUndo)
+    guard refresh == refreshes else { return }
     canRedo.update(now.canRedo)
+    guard refresh == refreshes else { return }
     undoActionName.update(now.undo)
+    guard refresh == refreshes else { return }
     redoActionName.update(now.redo)
+  }
+
+  /// The delivery under way of the tracked object `id`, if it lives.
+  func delivery(of id: ObjectIdentifier) -> UInt64? {
+    guard let index = tracked.firstIndex(where: { $0.id == id }), tracked[index].object != nil
+    else { return nil }
+    return tracked[index].delivery()
+  }
+
+  /// The tracked objects other than `id` that are delivering now, with
+  /// their delivery numbers.
+  func deliveries(besides id: ObjectIdentifier) -> [_DeliveryKey] {
+    // One tracked object, the common case: it is the one that changed.
+    guard tracked.count > 1 else { return [] }
+    var keys: [_DeliveryKey] = []
+    for index in tracked.indices where tracked[index].id != id {
+      if let number = tracked[index].delivery() {
+        keys.append(_DeliveryKey(object: tracked[index].id, number: number))
+      }
+    }
+    return keys
+  }
+
+  /// Drops the steps whose objects have all been released.
+  ///
+  /// So ``canUndo`` and ``canRedo`` tell the truth: a step that can never
+  /// apply is not a step to undo. Called when a tracked object goes.
+  func _trackedObjectWasReleased() {
+    let counts = (undoSteps.count, redoSteps.count)
+    undoSteps.removeAll { !$0.isAlive }
+    redoSteps.removeAll { !$0.isAlive }
+    guard counts != (undoSteps.count, redoSteps.count) else { return }
+    refresh()
   }
 
   private func isIdle(for action: String, fileID: StaticString, line: UInt) -> Bool {
@@ -413,7 +501,7 @@ public final class UndoHistory {
         "\(action) refused: a transaction is open; nothing changed", fileID: fileID, line: line)
       return false
     }
-    if tracked.values.contains(where: { $0.isDelivering() }) {
+    if tracked.contains(where: { $0.isArray && $0.delivery() != nil }) {
       Diagnostics.report(
         "\(action) refused: a tracked array is delivering a change; nothing changed",
         fileID: fileID, line: line)
@@ -430,7 +518,12 @@ public final class UndoHistory {
 /// A tracked object, held weakly.
 @MainActor
 struct _TrackedObject {
+  /// The object's identity, while it lives.
+  let id: ObjectIdentifier
   weak var object: AnyObject?
-  /// Whether the object is an array in the middle of delivering a change.
-  let isDelivering: @MainActor () -> Bool
+  /// Whether the object is an array (undo refuses while one delivers).
+  let isArray: Bool
+  /// The number of the object's delivery under way — the change being
+  /// delivered, and the changes made while it is — or `nil`.
+  let delivery: @MainActor () -> UInt64?
 }

@@ -91,6 +91,14 @@ final class _UndoStep {
   /// When the step last took a change, for the merge window.
   @exclusivity(unchecked)
   var lastChange: ContinuousClock.Instant
+  /// The deliveries under way when the step last took a change.
+  ///
+  /// While one of them still is, a change is a reaction and joins the step.
+  /// Most steps see one, kept apart from the others to save an allocation.
+  @exclusivity(unchecked)
+  private var firstDelivery: _DeliveryKey?
+  @exclusivity(unchecked)
+  private var otherDeliveries: [_DeliveryKey] = []
 
   init(name: String?, record: (any _UndoRecord)? = nil, lastChange: ContinuousClock.Instant) {
     self.name = name
@@ -129,6 +137,40 @@ final class _UndoStep {
     }
   }
 
+  /// Whether a delivery that was under way when the step last took a
+  /// change still is, `current` being the delivery of the change recorded
+  /// now: that change then reacts to the step's.
+  func isReacting(to current: _DeliveryKey, in history: UndoHistory) -> Bool {
+    guard let firstDelivery else { return false }
+    if firstDelivery.isUnderWay(current, in: history) { return true }
+    return otherDeliveries.contains { $0.isUnderWay(current, in: history) }
+  }
+
+  /// Remembers the deliveries under way now, `current` first, instead of
+  /// those the step saw before.
+  func setDeliveries(_ current: _DeliveryKey, in history: UndoHistory) {
+    firstDelivery = nil
+    if !otherDeliveries.isEmpty { otherDeliveries.removeAll() }
+    noteDeliveries(current, in: history)
+  }
+
+  /// Adds the deliveries under way now, `current` first, to those the step
+  /// saw.
+  func noteDeliveries(_ current: _DeliveryKey, in history: UndoHistory) {
+    if current.number != nil { note(current) }
+    for key in history.deliveries(besides: current.object) {
+      note(key)
+    }
+  }
+
+  private func note(_ key: _DeliveryKey) {
+    if firstDelivery == nil {
+      firstDelivery = key
+    } else {
+      otherDeliveries.append(key)
+    }
+  }
+
   /// Whether any of the step's objects still exists.
   var isAlive: Bool { records.contains { $0.isAlive } }
 
@@ -151,5 +193,21 @@ final class _UndoStep {
 
   private func ordered(_ direction: _UndoDirection) -> [any _UndoRecord] {
     direction == .undo ? records.reversed() : records
+  }
+}
+
+/// One delivery of a tracked object: the object and its delivery number
+/// (`nil` for an object that is not delivering).
+@MainActor
+struct _DeliveryKey {
+  let object: ObjectIdentifier
+  let number: UInt64?
+
+  /// Whether this delivery is still under way, `current` being the
+  /// delivery of the change recorded now.
+  func isUnderWay(_ current: _DeliveryKey, in history: UndoHistory) -> Bool {
+    guard let number else { return false }
+    if object == current.object { return current.number == number }
+    return history.delivery(of: object) == number
   }
 }

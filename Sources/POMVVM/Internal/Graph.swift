@@ -95,9 +95,11 @@ extension _ObserverListBase {
 
   @usableFromInline
   final func _update() {
-    if _hasStaleSource { _settleStaleSources() }
     if _flags & _NodeFlag.state == _NodeFlag.check {
+      _Scheduler.pullDepth += 1
+      if _Scheduler.pullDepth > _Scheduler.deepPull { _settleStaleSources() }
       _pullSources()
+      _Scheduler.pullDepth -= 1
       if _flags & _NodeFlag.state == _NodeFlag.check {
         _flags &= ~_NodeFlag.state
         return
@@ -105,6 +107,7 @@ extension _ObserverListBase {
     }
     _flags &= ~_NodeFlag.state
     _Scheduler.untrackedDepth += 1
+    if _Scheduler.untrackedDepth > _Scheduler.deepPull { _settleStaleSources() }
     _recompute()
     _Scheduler.untrackedDepth -= 1
   }
@@ -114,10 +117,11 @@ extension _ObserverListBase {
   ///
   /// A read of a node whose sources are themselves out of date — an
   /// observer of a chain's root reading its last cell before the queue
-  /// drains — would otherwise pull them recursively, one stack frame set
-  /// per level. Here the walk and the updates are loops, so a read uses
-  /// constant stack at any depth. The queue drains lowest height first, so
-  /// it never comes here; only such early reads pay for the walk.
+  /// drains — pulls them recursively, a few stack frames per level. Past
+  /// ``_Scheduler/deepPull`` levels, `_update` calls this instead: the walk
+  /// and the updates are loops, and each node it updates finds its sources
+  /// current, so a read uses bounded stack at any depth. The queue drains
+  /// lowest height first, so it never comes here.
   final func _settleStaleSources() {
     var stale: [_ObserverListBase] = []
     var seen = Set<ObjectIdentifier>()
@@ -196,6 +200,14 @@ enum _Scheduler {
   @usableFromInline
   @exclusivity(unchecked)
   static var untrackedDepth = 0
+
+  /// How many `check` nodes are pulling their sources, one inside another.
+  @exclusivity(unchecked)
+  static var pullDepth = 0
+
+  /// The depth of nested pulls or recomputes past which an update settles
+  /// its out-of-date sources in a loop rather than recursively.
+  static let deepPull = 32
 
   private struct Entry {
     let node: _ObserverListBase

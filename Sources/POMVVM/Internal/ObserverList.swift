@@ -141,10 +141,6 @@ public class _ObserverListBase {
   /// The lists this node reads, for the live graph.
   var _sourceLists: [_ObserverListBase] { [] }
 
-  /// Whether a node this node reads is out of date itself: an update must
-  /// then settle the nodes upstream first (``_settleStaleSources()``).
-  var _hasStaleSource: Bool { false }
-
   // MARK: - Graph edges
 
   /// Registers `node` as a reader of this list's value, as its input number
@@ -220,10 +216,21 @@ public class _ObserverListBase {
   /// nodes of one height in the scheduler) is the same, and a chain of any
   /// depth uses constant stack. A node already marked is not entered again.
   /// Runs no user code, so the shared frame stack never nests.
+  @inline(__always)
   final func _markDependentsCheck() {
+    // Most marked nodes have no readers: no call, no loop.
+    if case .none = _dependents { return }
+    _markReadersCheck()
+  }
+
+  /// The walk of ``_markDependentsCheck()``, for a list that has readers.
+  final func _markReadersCheck() {
     var list = self
-    let bottom = _Marking.frames.count
-    while true {
+    // The shared frames are touched only to come back to the other readers
+    // of a list after one of them that has readers of its own: the common
+    // shapes (chains, diamonds, several leaves) never reach them.
+    var bottom = -1
+    descending: while true {
       switch list._dependents {
       case .none:
         break
@@ -232,12 +239,24 @@ public class _ObserverListBase {
         let node = reader.takeUnretainedValue()
         if node._markCheckAlone() {
           list = node
-          continue
+          continue descending
         }
       case .many(let edges):
-        _Marking.frames.append(_Marking.Frame(edges: edges, next: 0))
+        var index = 0
+        while index < edges.count {
+          let node = edges[index].node
+          index += 1
+          guard node._markCheckAlone() else { continue }
+          if case .none = node._dependents { continue }
+          if index < edges.count {
+            if bottom < 0 { bottom = _Marking.frames.count }
+            _Marking.frames.append(_Marking.Frame(edges: edges, next: index))
+          }
+          list = node
+          continue descending
+        }
       }
-      guard let next = _Marking.nextUnmarked(above: bottom) else { return }
+      guard bottom >= 0, let next = _Marking.nextUnmarked(above: bottom) else { return }
       list = next
     }
   }
