@@ -226,6 +226,30 @@ struct ToDoFrameTests {
     feature.press(keys, sourceLocation: sourceLocation)
   }
 
+  @Test func fCyclesTheFilterAndTheRowsAreTheFiltersRows() {
+    press(.character(" "), .character("f"))
+    #expect(
+      body() == """
+        To-do (2 of 10, add: enabled), showing active |bold
+        > 1. ToDo Item 2 |reverse
+        Last change: update [0] |dim
+        """)
+    press(.character("f"))
+    #expect(
+      body() == """
+        To-do (2 of 10, add: enabled), showing completed |bold
+        > 1. ToDo Item 1 (done) |reverse
+        Last change: update [0] |dim
+        """)
+    press(.character("d"), .character("f"))
+    #expect(
+      body() == """
+        To-do (1 of 10, add: enabled) |bold
+        > 1. ToDo Item 2 |reverse
+        Last change: remove [0] |dim
+        """)
+  }
+
   @Test func theSelectionIsReversedAndTheEditorShowsTheCursor() {
     #expect(
       body() == """
