@@ -46,12 +46,11 @@ public final class LiveQuery<Element: Identifiable> {
   var _subscription: Subscription?
   @usableFromInline
   var _readers: [Subscription] = []
-  /// The contents of the last published change, while it may still be
-  /// read.
   /// The number of changes published, to tell whether a nested change
   /// was published during a delivery.
   @usableFromInline
   var _publishCount = 0
+  /// The contents of the last published change, while they may be read.
   @usableFromInline
   var _snapshot: _DeferredElements<Element>?
 
@@ -411,11 +410,14 @@ public final class LiveQuery<Element: Identifiable> {
     }
   }
 
-  /// Lets go of the last change's contents, making them first if someone
-  /// still holds the change.
-  /// Sends a change whose contents are made on demand. A function of its
-  /// own, so that nothing here holds the contents once the observers are
-  /// done: they are made only if an observer kept the change.
+  /// Lets go of the last change's contents.
+  ///
+  /// If someone still holds the change, its contents are made first.
+  /// Sends a change whose contents are made on demand.
+  ///
+  /// A function of its own, so that nothing here holds the contents once
+  /// the observers are done: they are made only if an observer kept the
+  /// change.
   @inlinable
   @inline(never)
   func _send(_ changeSet: ChangeSet<Element>) {

@@ -337,9 +337,11 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     }
   }
 
-  /// Sends a change whose contents are made on demand. A function of its
-  /// own, so that nothing here holds the contents once the observers are
-  /// done: they are made only if an observer kept the change.
+  /// Sends a change whose contents are made on demand.
+  ///
+  /// A function of its own, so that nothing here holds the contents once
+  /// the observers are done: they are made only if an observer kept the
+  /// change.
   @inlinable
   @inline(never)
   func _send(_ batch: SectionedBatchUpdate) {

@@ -11,7 +11,7 @@ struct OrderTreeTests {
   func ranksSelectsAndTreesMatchPlainArrays(seed: Int) {
     var random = SplitMix64(seed: UInt64(seed))
     func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
-    var tree = _OrderTree<Int>()
+    let tree = _OrderTree<Int>()
     var model: [[Int]] = [[], [], []]
     for _ in model.indices { _ = tree.addTree() }
     var nextID = 0

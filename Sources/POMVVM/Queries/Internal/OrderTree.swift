@@ -10,34 +10,52 @@
 /// whose value already changed in the array is still found, and removed, by
 /// its id.
 ///
+/// A class, not a struct: the query calls it on every change, and a
+/// struct held in a class's property is copied (seven retains) by each
+/// non-mutating call. Its state skips run-time exclusivity checks: it is
+/// touched only on the main actor, and no access spans a call out of it
+/// other than to the ids' `hash(into:)` and `==`.
+///
 /// Several trees can share the slots: a sectioned query keeps one per
 /// section. A root's parent link holds `-(tree + 2)`, so a node finds the
 /// tree it belongs to by walking up.
 @usableFromInline
-struct _OrderTree<ID: Hashable> {
+final class _OrderTree<ID: Hashable> {
   @usableFromInline
+  @exclusivity(unchecked)
   var left: [Int32] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var right: [Int32] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var parent: [Int32] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var size: [Int32] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var ids: [ID] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var free: [Int32] = []
   /// The node of every id in a tree: an open-addressing table of node
   /// numbers with linear probing, whose keys are read from `ids`, so it
   /// costs 4 bytes a slot and holds no second copy of the ids.
   @usableFromInline
+  @exclusivity(unchecked)
   var table: [Int32] = []
   /// How many ids the trees hold together.
   @usableFromInline
+  @exclusivity(unchecked)
   var count = 0
   /// The root of each tree, or -1 while it is empty.
   @usableFromInline
+  @exclusivity(unchecked)
   var roots: [Int32] = []
+
+  @inlinable
+  init() {}
 
   @inlinable
   static var none: Int32 { -1 }
@@ -65,14 +83,14 @@ struct _OrderTree<ID: Hashable> {
 
   /// Adds an empty tree and returns its number.
   @inlinable
-  mutating func addTree() -> Int {
+  func addTree() -> Int {
     roots.append(Self.none)
     return roots.count - 1
   }
 
   /// Empties every tree and forgets all ids.
   @inlinable
-  mutating func removeAll(trees: Int) {
+  func removeAll(trees: Int) {
     left.removeAll(keepingCapacity: true)
     right.removeAll(keepingCapacity: true)
     parent.removeAll(keepingCapacity: true)
@@ -159,7 +177,7 @@ struct _OrderTree<ID: Hashable> {
   }
 
   @inlinable
-  mutating func newNode(_ id: ID) -> Int32 {
+  func newNode(_ id: ID) -> Int32 {
     let node: Int32
     if let reused = free.popLast() {
       node = reused
@@ -183,13 +201,13 @@ struct _OrderTree<ID: Hashable> {
 
   @inline(__always)
   @inlinable
-  mutating func update(_ node: Int32) {
+  func update(_ node: Int32) {
     size[Int(node)] = sizeOf(left[Int(node)]) + sizeOf(right[Int(node)]) + 1
   }
 
   @inline(__always)
   @inlinable
-  mutating func setRoot(_ node: Int32, of tree: Int) {
+  func setRoot(_ node: Int32, of tree: Int) {
     roots[tree] = node
     if node >= 0 { parent[Int(node)] = -Int32(tree) - 2 }
   }
@@ -197,7 +215,7 @@ struct _OrderTree<ID: Hashable> {
   /// Splits a subtree into its first `k` rows and the rest; both results
   /// have no parent set.
   @inlinable
-  mutating func split(_ node: Int32, _ k: Int32) -> (Int32, Int32) {
+  func split(_ node: Int32, _ k: Int32) -> (Int32, Int32) {
     if node < 0 { return (Self.none, Self.none) }
     let n = Int(node)
     let leftSize = sizeOf(left[n])
@@ -220,7 +238,7 @@ struct _OrderTree<ID: Hashable> {
 
   /// Joins two subtrees, every row of `a` before every row of `b`.
   @inlinable
-  mutating func merge(_ a: Int32, _ b: Int32) -> Int32 {
+  func merge(_ a: Int32, _ b: Int32) -> Int32 {
     if a < 0 { return b }
     if b < 0 { return a }
     if Self.priority(a) > Self.priority(b) {
@@ -262,7 +280,7 @@ struct _OrderTree<ID: Hashable> {
   ///
   /// - Complexity: O(log *n*) expected.
   @inlinable
-  mutating func insert(_ id: ID, at position: Int, in tree: Int) {
+  func insert(_ id: ID, at position: Int, in tree: Int) {
     let node = newNode(id)
     let (a, b) = split(roots[tree], Int32(position))
     setRoot(merge(merge(a, node), b), of: tree)
@@ -273,7 +291,7 @@ struct _OrderTree<ID: Hashable> {
   /// - Complexity: O(log *n*) expected.
   @discardableResult
   @inlinable
-  mutating func remove(_ id: ID) -> (tree: Int, position: Int)? {
+  func remove(_ id: ID) -> (tree: Int, position: Int)? {
     guard let node = tableRemove(id) else { return nil }
     let position = rank(node: node)
     let n = Int(node)
@@ -313,7 +331,7 @@ struct _OrderTree<ID: Hashable> {
   ///
   /// - Complexity: O(*k*) for *k* ids, besides freeing the old rows.
   @inlinable
-  mutating func build(_ ordered: [ID], in tree: Int) {
+  func build(_ ordered: [ID], in tree: Int) {
     for id in self.ids(of: tree) { remove(id) }
     let total = count + ordered.count
     if total * 4 > table.count * 3 {
@@ -374,7 +392,7 @@ struct _OrderTree<ID: Hashable> {
   }
 
   @inlinable
-  mutating func tableInsert(_ node: Int32) {
+  func tableInsert(_ node: Int32) {
     if (count + 1) * 4 > table.count * 3 {
       // The new node is in `ids` already: the rebuild places it too.
       regrow(capacity: Swift.max(16, (count + 1) * 2))
@@ -385,7 +403,7 @@ struct _OrderTree<ID: Hashable> {
   }
 
   @inlinable
-  mutating func place(_ node: Int32) {
+  func place(_ node: Int32) {
     let capacity = table.count
     var slot = _homeSlot(of: ids[Int(node)], capacity)
     while table[slot] >= 0 { slot = slot &+ 1 == capacity ? 0 : slot &+ 1 }
@@ -394,7 +412,7 @@ struct _OrderTree<ID: Hashable> {
 
   /// Places every node that is not free in a table of `capacity` slots.
   @inlinable
-  mutating func regrow(capacity: Int) {
+  func regrow(capacity: Int) {
     table = [Int32](repeating: Self.none, count: Swift.max(16, capacity))
     var isFree = [Bool](repeating: false, count: ids.count)
     for node in free { isFree[Int(node)] = true }
@@ -407,7 +425,7 @@ struct _OrderTree<ID: Hashable> {
 
   /// Takes `id` out of the table; returns its node.
   @inlinable
-  mutating func tableRemove(_ id: ID) -> Int32? {
+  func tableRemove(_ id: ID) -> Int32? {
     guard count != 0 else { return nil }
     let capacity = table.count
     var hole = _homeSlot(of: id, capacity)

@@ -11,8 +11,10 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @usableFromInline
   let array: ObservableArray<Element>
   @usableFromInline
+  @exclusivity(unchecked)
   var isIncluded: (Element) -> Bool
   @usableFromInline
+  @exclusivity(unchecked)
   var areInIncreasingOrder: ((Element, Element) -> Bool)?
   @usableFromInline
   let sectionKey: (Element) -> Key
@@ -26,25 +28,32 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   var isFlat: Bool { flatKey != nil }
 
   @usableFromInline
-  var tree = _OrderTree<Element.ID>()
+  let tree = _OrderTree<Element.ID>()
   /// The present sections, in section order, with their trees.
   @usableFromInline
+  @exclusivity(unchecked)
   var sections: [(key: Key, tree: Int)] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var treeOfKey: [Key: Int] = [:]
   @usableFromInline
+  @exclusivity(unchecked)
   var keyOfTree: [Key?] = []
   @usableFromInline
+  @exclusivity(unchecked)
   var freeTrees: [Int] = []
   /// The number of the array's last change the rows reflect.
   @usableFromInline
+  @exclusivity(unchecked)
   var lastSequence: UInt64 = 0
   /// How many changes were handled by evaluating every element again.
   @usableFromInline
+  @exclusivity(unchecked)
   var rebuilds = 0
   /// The array positions of a flat query's rows after ``evaluateAll()``,
   /// for the caller to take.
   @usableFromInline
+  @exclusivity(unchecked)
   var flatPositions: [Int] = []
 
   @inlinable
