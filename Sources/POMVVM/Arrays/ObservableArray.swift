@@ -1,8 +1,11 @@
 /// An array of identifiable items shared by several view models — a list
 /// and a detail — that tells its observers exactly what changed.
 ///
-/// Every mutation publishes one ``ChangeSet`` (removals, insertions, moves,
-/// updates, or a reload) that a list view uses to patch its rows:
+/// Every mutation that changes the contents publishes exactly one
+/// ``ChangeSet`` (removals, insertions, moves, updates, or a reload) that a
+/// list view uses to patch its rows; a mutation that changes nothing (a move
+/// to the same place, a rewrite with an equal value, an empty batch)
+/// publishes none:
 ///
 /// ```swift
 /// let items = ObservableArray([Item(id: 1, text: "first", on: false)])
