@@ -15,48 +15,44 @@ struct ObservableCellTests {
 
   /// A cell of each kind: the cell, `observeChanges(owner)` on it, and a
   /// change of its value to a text.
-  static func make(_ kind: String) -> (AnyObject, (Owner) -> Subscription, (String) -> Void) {
-    let kinds: [String: () -> (AnyObject, (Owner) -> Subscription, (String) -> Void)] = [
-      "Observable": {
-        let cell = Observable("a")
-        return (
-          cell, { cell.observeChanges($0) { owner, text in owner.seen.append(text) } },
-          { cell.value = $0 }
-        )
-      },
-      "Derived": {
-        let source = Observable("A")
-        let cell = source.map { $0.lowercased() }
-        return (
-          cell, { cell.observeChanges($0) { owner, text in owner.seen.append(text) } },
-          { source.value = $0.uppercased() }
-        )
-      },
-      "ElementCell": {
-        let array = ObservableArray([TestItem(1, "a")])
-        let cell = array.cell(for: 1)!
-        return (
-          cell, { cell.observeChanges($0) { owner, item in owner.seen.append(item.text) } },
-          { array.update(TestItem(1, $0)) }
-        )
-      },
-      "ProjectedCell": {
-        let array = ObservableArray([TestItem(1, "a")])
-        let cell = array.cell(for: 1, \.text)!
-        return (
-          cell, { cell.observeChanges($0) { owner, text in owner.seen.append(text) } },
-          { array.update(TestItem(1, $0)) }
-        )
-      },
-    ]
-    return kinds[kind]!()
+  static func make(_ kind: String) throws -> (
+    AnyObject, (Owner) -> Subscription, (String) -> Void
+  ) {
+    let array = ObservableArray([TestItem(1, "a")])
+    switch kind {
+    case "Observable":
+      let cell = Observable("a")
+      return (
+        cell, { cell.observeChanges($0) { owner, text in owner.seen.append(text) } },
+        { cell.value = $0 }
+      )
+    case "Derived":
+      let source = Observable("A")
+      let cell = source.map { $0.lowercased() }
+      return (
+        cell, { cell.observeChanges($0) { owner, text in owner.seen.append(text) } },
+        { source.value = $0.uppercased() }
+      )
+    case "ElementCell":
+      let cell = try #require(array.cell(for: 1))
+      return (
+        cell, { cell.observeChanges($0) { owner, item in owner.seen.append(item.text) } },
+        { array.update(TestItem(1, $0)) }
+      )
+    default:
+      let cell = try #require(array.cell(for: 1, \.text))
+      return (
+        cell, { cell.observeChanges($0) { owner, text in owner.seen.append(text) } },
+        { array.update(TestItem(1, $0)) }
+      )
+    }
   }
 
   nonisolated static let kinds = ["Observable", "Derived", "ElementCell", "ProjectedCell"]
 
   @Test(arguments: kinds)
-  func observeChangesOnBehalfOfAnOwnerEndsWithTheOwner(kind: String) {
-    let (cell, observeChanges, change) = Self.make(kind)
+  func observeChangesOnBehalfOfAnOwnerEndsWithTheOwner(kind: String) throws {
+    let (cell, observeChanges, change) = try Self.make(kind)
     weak var weakOwner: Owner?
     var owner: Owner? = Owner()
     weakOwner = owner
@@ -76,8 +72,8 @@ struct ObservableCellTests {
   }
 
   @Test(arguments: kinds)
-  func observeChangesOnBehalfOfAnOwnerEndsWhenCancelled(kind: String) {
-    let (cell, observeChanges, change) = Self.make(kind)
+  func observeChangesOnBehalfOfAnOwnerEndsWhenCancelled(kind: String) throws {
+    let (cell, observeChanges, change) = try Self.make(kind)
     let owner = Owner()
     let subscription = observeChanges(owner)
     change("b")

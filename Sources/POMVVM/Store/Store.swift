@@ -120,9 +120,10 @@ public final class Store<Element: Identifiable> {
   /// written.
   static var saveDelay: DispatchTimeInterval { .milliseconds(20) }
 
-  /// The number ``takeSequenceNumber(atLeast:)`` hands out next: one more
-  /// than the last it handed out, loaded with the file and saved with the
-  /// elements. It never goes down.
+  /// The least number ``takeSequenceNumber(atLeast:)`` hands out next.
+  ///
+  /// It is one more than the last number handed out, loaded with the file
+  /// and saved with the elements, and it never goes down.
   public private(set) var nextSequenceNumber = 1
 
   /// Whether the store keeps a sequence: a number was taken, or the file
