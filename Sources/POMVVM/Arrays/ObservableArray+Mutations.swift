@@ -259,7 +259,7 @@ extension ObservableArray {
   ///
   /// A batch that changes nothing publishes nothing. Contents that hold an
   /// id twice when `body` returns are refused as
-  /// ``replaceAll(with:fileID:line:)`` refuses them: the array is
+  /// ``replaceAll(with:fileID:line:)-3cbio`` refuses them: the array is
   /// unchanged, and ``Diagnostics`` names the ids.
   ///
   /// - Parameters:

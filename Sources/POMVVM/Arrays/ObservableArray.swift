@@ -28,7 +28,7 @@
 /// that come from outside — a server's response, a file — may repeat ids,
 /// so the entry points that take many elements never stop on them: they
 /// refuse visibly, reporting the repeated ids to ``Diagnostics``.
-/// ``replaceAll(with:fileID:line:)`` (and so ``batch(fileID:line:_:)``) and
+/// ``replaceAll(with:fileID:line:)-3cbio`` (and so ``batch(fileID:line:_:)``) and
 /// ``append(contentsOf:fileID:line:)`` leave the array unchanged and
 /// return `false`; the initializers keep the first element of each id and
 /// drop the later ones. An element's `id`,
