@@ -1,3 +1,4 @@
+import Foundation
 import POMVVM
 import POMVVMTesting
 import TestSupport
@@ -57,6 +58,16 @@ struct ObservableArrayOffsetsTests {
       #expect(change.removals.isEmpty && change.insertions.isEmpty && change.updates.isEmpty)
       #expect(try change.applied(to: Self.letters().elements).map(\.text).joined() == expected)
     }
+  }
+
+  /// What SwiftUI's `onDelete` and `onMove` give, passed as they are.
+  @Test func anIndexSetCanBePassedDirectly() {
+    let (texts, changes) = outcome { array in
+      array.remove(atOffsets: IndexSet([1, 3]))
+      array.move(fromOffsets: IndexSet(integersIn: 0..<2), toOffset: 4)
+    }
+    #expect(texts == "efac")
+    #expect(changes.count == 2)
   }
 
   @Test func bothKeepTheArrayLaws() {

@@ -49,14 +49,22 @@ extension ObservableArray {
   ) -> Bool {
     let start = _elements.count
     var insertions: [ChangeSet<Element>.Insertion] = []
-    for element in newElements {
+    var iterator = newElements.makeIterator()
+    while let element = iterator.next() {
       guard _index(of: element.id) == nil else {
-        // Take back what was appended, so that the array is unchanged.
+        // Take back what was appended, so that the array is unchanged, and
+        // read the rest once (the sequence may be single-pass) to name
+        // every repeated id.
+        var refused = Array(_elements[start...])
+        refused.append(element)
+        while let next = iterator.next() {
+          refused.append(next)
+        }
         for position in (start..<_elements.count).reversed() {
           _idIndex.remove(_elements[position].id, at: position, in: _elements)
         }
         _elements.removeSubrange(start...)
-        let ids = _IdentityDiff.repeatedIDs(in: _elements + Array(newElements))
+        let ids = _IdentityDiff.repeatedIDs(in: _elements + refused)
         Diagnostics.report(
           "append(contentsOf:) refused: the new elements repeat \(Self._naming(ids)); the array "
             + "is unchanged", fileID: fileID, line: line)
