@@ -58,7 +58,7 @@ struct StoreTests {
     #expect(reopened.takeSequenceNumber() == 4)
   }
 
-  @Test func takingANumberAloneIsSaved() throws {
+  @Test func aNumberTakenAloneIsSavedByFlushOnly() throws {
     let directory = try Directory()
     let url = directory.file()
     try Data("[{\"id\": 5, \"title\": \"old\"}]".utf8).write(to: url)
@@ -66,6 +66,7 @@ struct StoreTests {
       let store = try Store<Note>(contentsOf: url)
       #expect(store.nextSequenceNumber == 1, "an array of elements has no sequence yet")
       #expect(store.takeSequenceNumber(atLeast: 6) == 6)
+      #expect(!store.isSaving, "taking a number writes nothing by itself")
       store.flush()
     }
     let reopened = try Store<Note>(contentsOf: url)

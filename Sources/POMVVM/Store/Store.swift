@@ -129,6 +129,8 @@ public final class Store<Element: Identifiable> {
   /// Whether the store keeps a sequence: a number was taken, or the file
   /// held one.
   private var keepsSequence = false
+  /// Whether a number was taken since the last save was submitted.
+  private var sequenceIsUnsaved = false
   private var persisting: Subscription?
   private let writer: (any _StoreSaving)?
   /// Submits the contents and the sequence for a save.
@@ -209,6 +211,7 @@ public final class Store<Element: Identifiable> {
     }
     submit = { [weak self] elements in
       guard let self else { return }
+      sequenceIsUnsaved = false
       changeCount += 1
       writer.submit(
         elements, nextSequenceNumber: keepsSequence ? self.nextSequenceNumber : nil,
@@ -235,19 +238,25 @@ public final class Store<Element: Identifiable> {
   /// either shape loads; an array has no sequence yet, so pass `minimum`
   /// to start past the ids it holds.
   ///
+  /// Taking a number writes nothing by itself: the number is saved with the
+  /// next change of the elements (the element you add with it), or by
+  /// ``flush()``. So a change that cannot be saved leaves the file exactly
+  /// as it was, and a number that no saved element ever had needs no
+  /// saving.
+  ///
   /// - Parameter minimum: The least number to hand out, such as one more
   ///   than the largest id in use; the sequence jumps to it if it is
   ///   behind.
   /// - Returns: A number at least `minimum`, larger than every number
   ///   handed out before; `nil` once the sequence has reached `Int.max`
   ///   (nothing is handed out then).
-  /// - Complexity: O(1); a store with a file schedules a save.
+  /// - Complexity: O(1).
   public func takeSequenceNumber(atLeast minimum: Int = 1) -> Int? {
     let number = Swift.max(nextSequenceNumber, minimum)
     guard number < Int.max else { return nil }
     nextSequenceNumber = number + 1
     keepsSequence = true
-    submit?(items.elements)
+    sequenceIsUnsaved = true
     return number
   }
 
@@ -262,8 +271,8 @@ public final class Store<Element: Identifiable> {
   /// change is saved, but nothing is under way.
   public var isSaving: Bool { publishedCount < changeCount }
 
-  /// Writes the changes not saved yet, and waits until they are on disk
-  /// (or their save failed).
+  /// Writes the changes not saved yet (numbers taken from the sequence
+  /// included), and waits until they are on disk (or their save failed).
   ///
   /// It blocks the calling thread for one write at most. Call it where
   /// losing a change would be worse than waiting: before the program
@@ -274,12 +283,22 @@ public final class Store<Element: Identifiable> {
   /// has nothing to flush.
   nonisolated public func flush() {
     guard let writer else { return }
+    if isOnMainThread {
+      MainActor.assumeIsolated { submitSequenceIfUnsaved() }
+    }
     let outcome = writer.flush()
     if isOnMainThread {
       MainActor.assumeIsolated { publish(outcome) }
     } else {
       guard outcomes.put(outcome) else { return }
       Task { @MainActor [weak self] in self?.publishWaitingOutcome() }
+    }
+  }
+
+  /// Submits a save for numbers taken since the last one.
+  private func submitSequenceIfUnsaved() {
+    if sequenceIsUnsaved {
+      submit?(items.elements)
     }
   }
 
