@@ -107,15 +107,22 @@ public final class StateRecorder<Root> {
   ///   - filePath: Where an unfinished recorder is reported; the caller's file.
   ///   - line: Where an unfinished recorder is reported; the caller's line.
   ///   - column: Where an unfinished recorder is reported; the caller's column.
-  public init(
+  public convenience init(
     of root: Root,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
+    self.init(
+      of: root,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Starts recording; an unfinished recorder is reported at `location`.
+  init(of root: Root, at location: CallerLocation) {
     self.root = root
-    location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.location = location
     discover()
   }
 
@@ -160,7 +167,16 @@ public final class StateRecorder<Root> {
     line: UInt = #line,
     column: UInt = #column
   ) throws(Failure) {
-    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    try perform(
+      action, expecting: expectations,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Runs a step, reporting its failures at `location`.
+  func perform<Failure: Error>(
+    _ action: () throws(Failure) -> Void,
+    expecting expectations: (inout StateExpectations<Root>) -> Void, at location: CallerLocation
+  ) throws(Failure) {
     guard beginStep(at: location) else { return }
     do {
       try action()
@@ -195,7 +211,16 @@ public final class StateRecorder<Root> {
     line: UInt = #line,
     column: UInt = #column
   ) async throws(Failure) {
-    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    try await perform(
+      action, expecting: expectations,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Runs an asynchronous step, reporting its failures at `location`.
+  func perform<Failure: Error>(
+    _ action: () async throws(Failure) -> Void,
+    expecting expectations: (inout StateExpectations<Root>) -> Void, at location: CallerLocation
+  ) async throws(Failure) {
     guard beginStep(at: location) else { return }
     do {
       try await action()
@@ -234,6 +259,11 @@ public final class StateRecorder<Root> {
     line: UInt = #line,
     column: UInt = #column
   ) {
+    finish(at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Ends the recording, reporting late changes at `location`.
+  func finish(at location: CallerLocation) {
     guard !isFinished else { return }
     isFinished = true
     for state in states.values {
@@ -242,7 +272,6 @@ public final class StateRecorder<Root> {
     let late = pending
     pending.removeAll()
     unreported.clear()
-    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     reportPendingWork(at: location)
     guard !late.isEmpty else { return }
     let lines = late.map { unexpected($0) }

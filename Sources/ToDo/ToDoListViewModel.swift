@@ -98,10 +98,15 @@ public final class ToDoListViewModel: ViewModel {
 
   /// Adds an item at the end.
   ///
-  /// The new item's id is one more than the largest id in the list, so ids
-  /// grow as items are added; once the largest id is `Int.max` (a file can
-  /// hold any id), it is the smallest positive id not in use instead, so
-  /// an id never overflows.
+  /// The new item's id is never one an item had before, even one deleted
+  /// since, in this run or an earlier one: it comes from the store's
+  /// sequence (``POMVVM/Store/takeSequenceNumber(atLeast:)``), which only
+  /// grows and is saved with the items, and is at least one more than the
+  /// largest id in the list (a file of an earlier version has no sequence).
+  /// So an undo, an open editor and the store file never mistake a new item
+  /// for a deleted one. Once the sequence reaches `Int.max` (a file can hold
+  /// any id), the id is the smallest positive id not in use instead, so an
+  /// id never overflows.
   ///
   /// - Parameter title: The item's title; `nil` gives "ToDo Item N", where
   ///   N is the new item's id: 1, 2, 3… as items are added, never the number
@@ -121,8 +126,8 @@ public final class ToDoListViewModel: ViewModel {
 
   private func newID() -> Int {
     let largest = store.items.map(\.id).max() ?? 0
-    if largest < Int.max {
-      return largest + 1
+    if largest < Int.max, let id = store.takeSequenceNumber(atLeast: largest + 1) {
+      return id
     }
     let ids = Set(store.items.map(\.id))
     // Fewer items than positive ids: one of 1...count+1 is free.

@@ -1,4 +1,5 @@
 import DemoApp
+import Foundation
 import Testing
 import TextUI
 
@@ -58,6 +59,7 @@ struct DemoAppTests {
               --quiet         in a script, print the screen only for 'render'
               --clock DATE    fix the clock to an ISO 8601 date: --clock 2026-11-21T10:00:00Z
               --store FILE    keep the to-do list in FILE (JSON), saved as it changes
+                              (todo only: the other features refuse it)
               --latency MS    make every request of the movie catalog take MS milliseconds
               -h, --help      show this help
 
@@ -101,6 +103,23 @@ struct DemoAppTests {
               See 'pomvvm-demo --help' for more information.
 
             """))
+  }
+
+  @Test func aStoreForAScreenThatKeepsNoFileExitsWithStatus2() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "pomvvm-store-\(UUID().uuidString)")
+    let file = directory.appendingPathComponent("items.json")
+    #expect(
+      await runScript("add first", arguments: ["master-detail", "--store", file.path])
+        == Transcript(
+          status: 2, output: "",
+          error: """
+            error: --store: master-detail keeps no file; only todo does, as in 'todo --store FILE'
+            USAGE: pomvvm-demo [FEATURE] [--script] [--quiet] [--clock DATE] [--store FILE] [--latency MS]
+              See 'pomvvm-demo --help' for more information.
+
+            """))
+    #expect(!FileManager.default.fileExists(atPath: directory.path))
   }
 
   @Test func theFeatureCanBeNamed() async {

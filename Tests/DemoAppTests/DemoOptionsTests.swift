@@ -50,10 +50,27 @@ struct DemoOptionsTests {
       ["master-detail", "master-detail"],
       "unexpected argument 'master-detail': name one feature at most"
     ),
+    (
+      ["--store", "items.json"],
+      "--store: master-detail keeps no file; only todo does, as in 'todo --store FILE'"
+    ),
+    (
+      ["login", "--store=items.json"],
+      "--store: login keeps no file; only todo does, as in 'todo --store FILE'"
+    ),
+    (
+      ["--store", "items.json", "movies"],
+      "--store: movies keeps no file; only todo does, as in 'todo --store FILE'"
+    ),
   ])
   func badArgumentsSayWhatWasWrong(arguments: [String], message: String) {
     #expect(throws: UsageError(message)) {
       try DemoOptions.parse(arguments)
     }
+  }
+
+  @Test func theStoreIsTakenByTheToDoList() throws {
+    let options = try DemoOptions.parse(["todo", "--store", "items.json"])
+    #expect(options.storeURL?.lastPathComponent == "items.json")
   }
 }

@@ -33,6 +33,17 @@ struct GraphAndTraceTests {
     #expect(transcript.output.contains("cell<Bool> \"detail switch\" = false"))
   }
 
+  @Test func aDetailOpenedAndClosedLeavesNothingInTheGraph() async {
+    let transcript = await runScript(
+      "add first\nadd second\ngraph\nopen 2\nback\ngraph\nopen 2\nback\nopen 1\nback\ngraph\n",
+      arguments: fixedClock + ["--quiet"])
+    #expect(transcript.status == 0)
+    let graphs = transcript.output.components(separatedBy: "\n\n")
+    let lineCounts = graphs.map { $0.split(separator: "\n").count }
+    // The detail's labels keep the text they showed last; no node is left.
+    #expect(lineCounts.count == 3 && Set(lineCounts).count == 1, "\(transcript)")
+  }
+
   @Test func traceOnPrintsEveryStepOfTheNextCommandsUntilTraceOff() async {
     let transcript = await runScript(
       "add first\ntrace on\ntoggle 1\ntrace off\ntoggle 1\n", arguments: fixedClock + ["--quiet"])

@@ -1,4 +1,6 @@
 import DemoApp
+import Foundation
+import POMVVM
 import Testing
 
 /// Script-mode flows of Master-Detail, each compared whole: the exit
@@ -472,5 +474,28 @@ struct MasterDetailScriptTests {
     #expect(transcript == Transcript(status: 0, output: expected))
     // About 1 s in a debug build, most of it creating and binding the rows.
     #expect(elapsed < .seconds(10), "10,000 quiet adds and a render took \(elapsed)")
+  }
+
+  @Test(arguments: ["on", "off"])
+  func onOrOffOnAnItemThatAnUndoRemovedIsOneErrorLine(command: String) async throws {
+    let script = "add a\nopen 1\nundo\n\(command)\n"
+    var transcript = Transcript(status: 0, output: "")
+    let reports = await Diagnostics.capturing {
+      transcript = await runScript(script, arguments: fixedClock + ["--quiet"])
+    }
+    #expect(reports == [])
+    #expect(
+      transcript
+        == Transcript(
+          status: 1, output: "",
+          error: "error: the item was deleted and takes no more edits; use: back\n"))
+    // The binary: standard error holds that one line, and nothing else.
+    let executable = try #require(demoExecutable, "build pomvvm-demo first")
+    let run = try await runDemoProcess(
+      executable, arguments: fixedClock + ["master-detail", "--quiet"], input: Data(script.utf8))
+    #expect(run.status == 1)
+    #expect(
+      String(decoding: run.error, as: UTF8.self)
+        == "error: the item was deleted and takes no more edits; use: back\n")
   }
 }

@@ -3,11 +3,16 @@ import Foundation
 import Testing
 
 /// The to-do list's store file, as the store writes it.
-private func storeFile(_ items: [(id: Int, title: String)]) -> String {
+private func storeFile(_ items: [(id: Int, title: String)], next: Int? = nil) -> String {
+  let indent = next == nil ? "" : "  "
   let objects = items.map { item in
-    "  {\n    \"id\" : \(item.id),\n    \"title\" : \"\(item.title)\"\n  }"
+    "\(indent)  {\n\(indent)    \"id\" : \(item.id),\n\(indent)    \"title\" : \"\(item.title)\"\n"
+      + "\(indent)  }"
   }
-  return "[\n" + objects.joined(separator: ",\n") + "\n]"
+  let array = "[\n" + objects.joined(separator: ",\n") + "\n\(indent)]"
+  guard let next else { return array }
+  // A list that has added an item keeps the store's sequence beside it.
+  return "{\n  \"elements\" : \(array),\n  \"nextSequenceNumber\" : \(next)\n}"
 }
 
 /// Undo and redo on the to-do screens, in script mode, in memory and with
@@ -95,6 +100,36 @@ struct ToDoUndoTests {
           error: ""))
   }
 
+  /// Issue #31's repro: with a reused id, the editor of "b" came back on
+  /// "a" after two undos, and renamed it.
+  @Test func anUndoNeverSwitchesAnOpenEditorToAnotherItem() async {
+    let transcript = await runScript(
+      """
+      add a
+      delete 3
+      add b
+      open 3
+      undo
+      undo
+      title edited
+      back
+      render
+      """, arguments: ["todo", "--quiet"])
+    #expect(
+      transcript
+        == Transcript(
+          status: 1,
+          output: """
+            To-do (3 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+              3. a
+            Last change: insert [2]
+
+            """,
+          error: "error: the item was deleted and takes no more edits; use: back\n"))
+  }
+
   @Test func anUndoneChangeIsSavedAndARestartFindsIt() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("pomvvm-undo-\(UUID().uuidString)")
@@ -118,7 +153,7 @@ struct ToDoUndoTests {
       "the sample items of a new file are not a change to undo")
     #expect(
       try String(contentsOf: url, encoding: .utf8)
-        == storeFile([(1, "Buy milk"), (2, "ToDo Item 2")]))
+        == storeFile([(1, "Buy milk"), (2, "ToDo Item 2")], next: 4))
 
     #expect(
       await runScript("render\nundo\nredo\nadd\nundo\nrender", arguments: arguments)
@@ -139,7 +174,7 @@ struct ToDoUndoTests {
           error: "error: nothing to undo\nerror: nothing to redo\n"))
     #expect(
       try String(contentsOf: url, encoding: .utf8)
-        == storeFile([(1, "Buy milk"), (2, "ToDo Item 2")]))
+        == storeFile([(1, "Buy milk"), (2, "ToDo Item 2")], next: 5))
 
     #expect(
       await runScript("undo\nredo\nrender", arguments: arguments)

@@ -14,11 +14,16 @@ private func makeTemporaryDirectory() throws -> URL {
 }
 
 /// A store file as the store writes it: pretty-printed JSON, keys sorted.
-private func storeFile(_ items: [(id: Int, title: String)]) -> String {
+private func storeFile(_ items: [(id: Int, title: String)], next: Int? = nil) -> String {
+  let indent = next == nil ? "" : "  "
   let objects = items.map { item in
-    "  {\n    \"id\" : \(item.id),\n    \"title\" : \"\(item.title)\"\n  }"
+    "\(indent)  {\n\(indent)    \"id\" : \(item.id),\n\(indent)    \"title\" : \"\(item.title)\"\n"
+      + "\(indent)  }"
   }
-  return "[\n" + objects.joined(separator: ",\n") + "\n]"
+  let array = "[\n" + objects.joined(separator: ",\n") + "\n\(indent)]"
+  guard let next else { return array }
+  // A list that has added an item keeps the store's sequence beside it.
+  return "{\n  \"elements\" : \(array),\n  \"nextSequenceNumber\" : \(next)\n}"
 }
 
 private func contents(of url: URL) throws -> String {
@@ -67,7 +72,7 @@ struct ToDoFeatureTests {
             Last change: remove [1]
 
             """))
-    #expect(try contents(of: url) == storeFile([(1, "Call mom"), (3, "Buy milk")]))
+    #expect(try contents(of: url) == storeFile([(1, "Call mom"), (3, "Buy milk")], next: 4))
 
     #expect(
       await runScript("render\nadd", arguments: ["todo", "--store", url.path])
@@ -87,7 +92,8 @@ struct ToDoFeatureTests {
 
             """))
     #expect(
-      try contents(of: url) == storeFile([(1, "Call mom"), (3, "Buy milk"), (4, "ToDo Item 4")]))
+      try contents(of: url)
+        == storeFile([(1, "Call mom"), (3, "Buy milk"), (4, "ToDo Item 4")], next: 5))
 
     #expect(
       await runScript("delete 1\ndelete 1\ndelete 1", arguments: arguments)
@@ -97,7 +103,32 @@ struct ToDoFeatureTests {
         == Transcript(
           status: 0, output: "To-do (0 of 10, add: enabled)\nLast change: none\n"),
       "an emptied list stays empty: only a new file starts with the sample items")
-    #expect(try contents(of: url) == "[\n\n]")
+    #expect(try contents(of: url) == storeFile([], next: 5))
+  }
+
+  @Test func theIdOfADeletedItemIsNotReusedAfterARestart() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let arguments = ["todo", "--quiet", "--store", url.path]
+    #expect(await runScript("add a\ndelete 3", arguments: arguments).status == 0)
+    #expect(try contents(of: url) == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2")], next: 4))
+    #expect(await runScript("add", arguments: arguments).status == 0)
+    #expect(
+      try contents(of: url)
+        == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2"), (4, "ToDo Item 4")], next: 5))
+  }
+
+  @Test func aFileOfAnEarlierVersionLoadsAndItsIdsAreNotReused() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    try storeFile([(1, "one"), (7, "seven")]).write(to: url, atomically: false, encoding: .utf8)
+    #expect(
+      await runScript("add", arguments: ["todo", "--quiet", "--store", url.path])
+        == Transcript(status: 0, output: ""))
+    #expect(
+      try contents(of: url) == storeFile([(1, "one"), (7, "seven"), (8, "ToDo Item 8")], next: 9))
   }
 
   @Test func aStoreFileThatIsNotAValidStoreStopsTheAppAndIsLeftUntouched() async throws {
@@ -166,7 +197,7 @@ struct ToDoFeatureTests {
     let arguments = ["todo", "--store", url.path]
     #expect(await runScript("", arguments: arguments) == Transcript(status: 0, output: ""))
     let saved = try contents(of: url)
-    #expect(saved == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2")]))
+    #expect(saved == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2")], next: 3))
     try setReadOnly(url, true)
     let failure = readOnlyFailure(url)
 
@@ -243,7 +274,7 @@ struct ToDoFeatureTests {
         "To-do (2 of 10, add: enabled)", "  1. ToDo Item 2", "  2. Buy milk",
         "Last change: remove [0]",
       ])
-    #expect(try contents(of: url) == storeFile([(2, "ToDo Item 2"), (3, "Buy milk")]))
+    #expect(try contents(of: url) == storeFile([(2, "ToDo Item 2"), (3, "Buy milk")], next: 4))
   }
 
   /// A file the list cannot have written is refused, and left untouched.
@@ -328,9 +359,10 @@ struct ToDoFeatureTests {
     #expect(!feature.hasPendingWork)
     #expect(
       try contents(of: url)
-        == storeFile([
-          (1, "ToDo Item 1"), (2, "ToDo Item 2"), (3, "ToDo Item 3"), (4, "ToDo Item 4"),
-        ]))
+        == storeFile(
+          [
+            (1, "ToDo Item 1"), (2, "ToDo Item 2"), (3, "ToDo Item 3"), (4, "ToDo Item 4"),
+          ], next: 5))
   }
 
   @Test func theFeatureReleasesItsViewsAndViewModels() throws {

@@ -16,6 +16,19 @@ private func version(of title: String) -> Int? {
   return Int(title.dropFirst().prefix { $0 != " " })
 }
 
+/// The items of a to-do store file, in either of its shapes: the array of
+/// items, or the object that keeps the id sequence beside them.
+private func decodeItems(_ data: Data) throws -> [ToDoItem] {
+  struct Sequenced: Decodable {
+    var elements: [ToDoItem]
+    var nextSequenceNumber: Int
+  }
+  if let sequenced = try? JSONDecoder().decode(Sequenced.self, from: data) {
+    return sequenced.elements
+  }
+  return try JSONDecoder().decode([ToDoItem].self, from: data)
+}
+
 /// `pomvvm-demo` editing a store file in script mode, in a process of its
 /// own: killed at random moments, and holding the file against a second
 /// store.
@@ -79,7 +92,7 @@ struct ToDoStoreProcessTests {
       let context = Comment(rawValue: "round \(round), seed \(seed)")
       let data = try Data(contentsOf: url)
       let items = try #require(
-        try? JSONDecoder().decode([ToDoItem].self, from: data),
+        try? decodeItems(data),
         "not a complete store file (\(data.count) bytes); \(context)")
       #expect(items.map(\.id) == Array(1...10), context)
       let versions = items.compactMap { version(of: $0.title) }
@@ -184,7 +197,7 @@ struct ToDoStoreProcessTests {
     try await blocking { child.waitUntilExit() }
     #expect(child.terminationReason == .uncaughtSignal)
     #expect(child.terminationStatus == signal)
-    let items = try JSONDecoder().decode([ToDoItem].self, from: Data(contentsOf: url))
+    let items = try decodeItems(Data(contentsOf: url))
     #expect(items.map(\.title) == ["ToDo Item 1", "ToDo Item 2", "ToDo Item 3"])
   }
 

@@ -100,6 +100,52 @@ struct StateRecorderTests {
     }
   }
 
+  /// A helper that forwards its caller's location, as `#expect` helpers do.
+  private func rename(
+    _ form: FormViewModel, to name: String, in recorder: StateRecorder<FormViewModel>,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    recorder.perform(
+      { form.name.value = name }, expecting: { $0.changed(\.name, to: name) },
+      sourceLocation: sourceLocation)
+  }
+
+  @Test func aHelperThatForwardsItsCallersLocationHasFailuresReportedThere() {
+    let form = FormViewModel()
+    let recorder = StateRecorder(of: form)
+    let line = #line + 2
+    let failures = recordedFailures {
+      rename(form, to: "Ada", in: recorder)  // `valid` changes too: not expected
+    }
+    #expect(failures.locations == [here(line)])
+    #expect(failures.map(\.message).first?.contains("Unexpected change of valid") == true)
+    let issue = recordedIssues {
+      rename(form, to: "", in: recorder)
+    }
+    #expect(issue.map(\.fileID) == ["POMVVMTestingTests/StateRecorderTests.swift"])
+    #expect(issue.map(\.line) == [#line - 3])
+  }
+
+  @Test func finishAndAnAsyncStepTakeAForwardedLocationToo() async {
+    let form = FormViewModel()
+    let recorder = StateRecorder(of: form, sourceLocation: #_sourceLocation)
+    let location = SourceLocation(
+      fileID: "App/Helpers.swift", filePath: "/app/Helpers.swift", line: 7, column: 3)
+    var issues = await recordedIssues {
+      await recorder.perform(
+        {
+          await Task.yield()
+          form.saved.send("x")
+        }, sourceLocation: location)
+    }
+    form.tapped.send()
+    issues += recordedIssues {
+      recorder.finish(sourceLocation: location)
+    }
+    #expect(issues.map(\.fileID) == ["App/Helpers.swift", "App/Helpers.swift"])
+    #expect(issues.map(\.line) == [7, 7])
+  }
+
   @Test func anUnassertedChangeFailsWithItsOldAndNewValue() {
     let form = FormViewModel()
     let recorder = StateRecorder(of: form)

@@ -1,4 +1,5 @@
 import POMVVMTesting
+import Testing
 import XCTest
 
 /// A counter with a derived parity, for the recorder under XCTest.
@@ -46,6 +47,28 @@ final class StateRecorderXCTests: CapturingTestCase {
             Unexpected event sent by reset: ()
             """)
       ])
+  }
+
+  @MainActor
+  func testAForwardedSourceLocationIsNamedInTheMessage() async {
+    let counter = CounterViewModel()
+    let recorder = StateRecorder(of: counter)
+    isCapturing = true
+    recorder.perform(
+      { counter.reset.send() },
+      sourceLocation: SourceLocation(
+        fileID: "App/Helpers.swift", filePath: "/app/Helpers.swift", line: 7, column: 3))
+    isCapturing = false
+    // XCTest takes only static locations: the failure is recorded inside
+    // the kit, and its message names the forwarded location.
+    XCTAssertEqual(captured.count, 1)
+    XCTAssertEqual(
+      captured.first?.message,
+      """
+      failed - StateRecorder found 1 problem in this step:
+      Unexpected event sent by reset: ()
+      (at /app/Helpers.swift:7:3)
+      """)
   }
 
   @MainActor

@@ -258,4 +258,39 @@ struct ElementCellTests {
     #expect(fresh.set(TestItem(2, "written")))
     #expect(array[id: 2]?.text == "written")
   }
+
+  @Test func theDetachmentCellLivesOnlyWhileSomeoneHoldsIt() throws {
+    let array = Self.makeArray()
+    let cell = try #require(array.cell(for: 2))
+    weak var released: Derived<Bool>?
+    do {
+      let detachment = cell.detachment
+      released = detachment
+      #expect(!detachment.value)
+    }
+    // The element cell does not keep it: a detail screen that closes
+    // leaves nothing behind in the graph.
+    #expect(released == nil)
+    withExtendedLifetime(cell) {}
+  }
+
+  @Test func aDetachmentCellMadeAgainTellsTheTruth() throws {
+    let array = Self.makeArray()
+    let cell = try #require(array.cell(for: 2))
+    let detachments = Recorder<Bool>()
+    var subscription: Subscription? = cell.detachment.observeChanges(detachments.handler)
+    // Held by its subscription, it is the one asked for again.
+    #expect(!cell.detachment.value)
+    array.remove(id: 2)
+    #expect(detachments.events == [true])
+    #expect(cell.detachment.value)
+    subscription = nil
+    // Released, then asked for again after the removal: made again, detached.
+    #expect(cell.detachment.value)
+    let later = try #require(array.cell(for: 1))
+    do { _ = later.detachment }
+    array.remove(id: 1)
+    #expect(later.detachment.value)
+    withExtendedLifetime(subscription) {}
+  }
 }

@@ -108,6 +108,22 @@ struct LoadTests {
     var statuses: [LoadStatus<String>] { [movie.value, cast.value, reviews.value] }
   }
 
+  /// Only a `.loading` status becomes idle: a result already shown stays,
+  /// as `cancel()`'s documentation says (`reset()` forgets it).
+  @Test func cancelAfterTheRequestFinishedKeepsItsStatus() async {
+    let load = Load<Int>()
+    load.start { 42 }
+    await load.waitUntilFinished()
+    load.cancel()
+    #expect(load.value == .loaded(42))
+    load.start { throw Failure(description: "gone") }
+    await load.waitUntilFinished()
+    load.cancel()
+    #expect(load.value == .failed(LoadFailure(message: "gone")))
+    load.reset()
+    #expect(load.value == .idle)
+  }
+
   @Test func aChainLoadsEachStageAfterThePreviousOne() async {
     let chain = Chain()
     await chain.movie.waitUntilFinished()

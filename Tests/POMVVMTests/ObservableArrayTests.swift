@@ -82,6 +82,15 @@ struct ObservableArrayTests {
     fixture.array.append(contentsOf: [])
     fixture.array.replaceAll(with: fixture.array.elements)
     fixture.array.batch { _ in }
+    fixture.array.batch {
+      $0.swapAt(0, 1)
+      $0.swapAt(0, 1)
+    }
+    fixture.array.update(TestItem(1, "b"))
+    fixture.array.remove(atOffsets: [])
+    fixture.array.move(fromOffsets: [1], toOffset: 1)
+    fixture.array.move(fromOffsets: [1], toOffset: 2)
+    fixture.array.move(fromOffsets: [], toOffset: 0)
     #expect(fixture.array.update(TestItem(9, "nobody")) == false)
     #expect(fixture.array.remove(id: 9) == nil)
     #expect(fixture.changes.events == [])
@@ -153,27 +162,92 @@ struct ObservableArrayTests {
     }
   }
 
-  @Test func duplicateIdsInReplacementContentsStopWithAMessageNamingTheId() async {
-    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      await MainActor.run {
-        let array = ObservableArray([TestItem(1), TestItem(2), TestItem(3)])
-        array.replaceAll(with: [TestItem(1), TestItem(7), TestItem(7), TestItem(3)])
-      }
-    }.map { result in
-      #expect(
-        String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 7"))
+  @Test func replacementContentsThatRepeatIdsAreRefusedVisiblyAndChangeNothing() {
+    let fixture = Fixture()
+    let before = fixture.array.elements
+    var accepted = true
+    let reports = Diagnostics.capturingReports {
+      accepted = fixture.array.replaceAll(with: [
+        TestItem(0), TestItem(7), TestItem(7), TestItem(2), TestItem(8), TestItem(8), TestItem(8),
+      ])
     }
+    #expect(!accepted)
+    #expect(fixture.array.elements == before)
+    #expect(fixture.changes.events == [])
+    #expect(reports.count == 1)
+    #expect(
+      reports.first?.message
+        == "replaceAll(with:) refused: the new contents repeat the ids 7, 8; the array is unchanged"
+    )
+    #expect(reports.first?.fileID == "POMVVMTests/ObservableArrayTests.swift")
   }
 
-  @Test func anIdThatStaysInThePrefixCannotBeInsertedAgainInTheMiddle() async {
-    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      await MainActor.run {
-        let array = ObservableArray([TestItem(1), TestItem(2), TestItem(3)])
-        array.replaceAll(with: [TestItem(1), TestItem(1), TestItem(3)])
-      }
-    }.map { result in
-      #expect(
-        String(decoding: result.standardErrorContent, as: UTF8.self).contains("duplicate id 1"))
+  @Test func anIdThatStaysInThePrefixCannotBeRepeatedInTheMiddle() {
+    let fixture = Fixture()
+    let reports = Diagnostics.capturing {
+      fixture.array.replaceAll(with: [TestItem(0), TestItem(0), TestItem(2)])
+      // A batch publishes through the same diff.
+      fixture.array.batch { $0.append(TestItem(1)) }
     }
+    #expect(fixture.array.map(\.id) == [0, 1, 2])
+    #expect(fixture.changes.events == [])
+    #expect(
+      reports == [
+        "replaceAll(with:) refused: the new contents repeat the id 0; the array is unchanged",
+        "replaceAll(with:) refused: the new contents repeat the id 1; the array is unchanged",
+      ])
+  }
+
+  @Test func appendedElementsThatRepeatIdsAreRefusedVisiblyAndChangeNothing() {
+    let fixture = Fixture()
+    var accepted = true
+    let reports = Diagnostics.capturing {
+      accepted = fixture.array.append(contentsOf: [
+        TestItem(5), TestItem(1), TestItem(6), TestItem(6),
+      ])
+    }
+    #expect(!accepted)
+    #expect(fixture.array.map(\.id) == [0, 1, 2])
+    #expect(fixture.changes.events == [])
+    #expect(
+      reports == [
+        "append(contentsOf:) refused: the new elements repeat the ids 1, 6; the array is unchanged"
+      ])
+    // The index is intact: the array still finds and takes ids.
+    #expect(fixture.array.index(id: 2) == 2 && fixture.array.index(id: 5) == nil)
+    #expect(fixture.array.append(contentsOf: [TestItem(5)]))
+    #expect(fixture.array.index(id: 5) == 3)
+  }
+
+  @Test func initialElementsThatRepeatIdsKeepTheFirstOfEachAndReport() {
+    var array: ObservableArray<TestItem>?
+    let reports = Diagnostics.capturingReports {
+      array = ObservableArray([
+        TestItem(1, "first"), TestItem(2), TestItem(1, "second"), TestItem(3), TestItem(2),
+      ])
+    }
+    #expect(array?.map(\.description) == ["1:first-", "2:x-", "3:x-"])
+    #expect(array?.index(id: 3) == 2)
+    #expect(
+      reports.map(\.message) == [
+        "ObservableArray dropped 2 elements whose ids repeat an earlier element's, the ids 1, 2; "
+          + "it keeps the first element of each id"
+      ])
+    #expect(reports.first?.line != 0)
+  }
+
+  @Test func repeatedIdsAreNamedWithControlCharactersVisible() {
+    struct Tagged: Identifiable, Equatable {
+      var id: String
+    }
+    let array = ObservableArray([Tagged(id: "a")])
+    let reports = Diagnostics.capturing {
+      array.replaceAll(with: [Tagged(id: "x\u{1B}[2J"), Tagged(id: "x\u{1B}[2J")])
+    }
+    #expect(
+      reports == [
+        "replaceAll(with:) refused: the new contents repeat the id x\\u{1B}[2J; the array is "
+          + "unchanged"
+      ])
   }
 }

@@ -27,6 +27,78 @@ struct StoreTests {
     func file(_ name: String = "notes.json") -> URL { url.appendingPathComponent(name) }
   }
 
+  // MARK: - Sequence
+
+  @Test func theSequenceOnlyGrowsAndJumpsToTheMinimum() {
+    let store = Store<Note>()
+    #expect(store.nextSequenceNumber == 1)
+    #expect(store.takeSequenceNumber() == 1)
+    #expect(store.takeSequenceNumber(atLeast: 10) == 10)
+    #expect(store.takeSequenceNumber(atLeast: 3) == 11, "never back")
+    #expect(store.nextSequenceNumber == 12)
+  }
+
+  @Test func theSequenceIsSavedWithTheElementsAndLoadedAgain() throws {
+    let directory = try Directory()
+    let url = directory.file()
+    do {
+      let store = try Store<Note>(contentsOf: url)
+      for _ in 0..<3 {
+        let id = try #require(store.takeSequenceNumber())
+        store.items.append(Note(id: id, title: "n\(id)"))
+      }
+      store.items.removeAll()
+      store.flush()
+    }
+    #expect(
+      try String(contentsOf: url, encoding: .utf8)
+        == "{\n  \"elements\" : [\n\n  ],\n  \"nextSequenceNumber\" : 4\n}")
+    let reopened = try Store<Note>(contentsOf: url)
+    #expect(reopened.items.isEmpty)
+    #expect(reopened.takeSequenceNumber() == 4)
+  }
+
+  @Test func aNumberTakenAloneIsSavedByFlushOnly() throws {
+    let directory = try Directory()
+    let url = directory.file()
+    try Data("[{\"id\": 5, \"title\": \"old\"}]".utf8).write(to: url)
+    do {
+      let store = try Store<Note>(contentsOf: url)
+      #expect(store.nextSequenceNumber == 1, "an array of elements has no sequence yet")
+      #expect(store.takeSequenceNumber(atLeast: 6) == 6)
+      #expect(!store.isSaving, "taking a number writes nothing by itself")
+      store.flush()
+    }
+    let reopened = try Store<Note>(contentsOf: url)
+    #expect(reopened.items.map(\.title) == ["old"])
+    #expect(reopened.nextSequenceNumber == 7)
+  }
+
+  @Test(arguments: [
+    (
+      #"{"elements": [], "nextSequenceNumber": 3, "owner": "x"}"#,
+      "the file has the field 'owner', which this version does not know, and saving would "
+        + "drop it; open it with the version that wrote it"
+    ),
+    (
+      #"{"elements": [], "nextSequenceNumber": 0}"#, "nextSequenceNumber is 0; it must be 1 or more"
+    ),
+    (
+      #"{"elements": [{"id": 1, "title": "a", "color": "red"}], "nextSequenceNumber": 2}"#,
+      "element 1 (id 1) has the field 'color', which this version does not know, and saving "
+        + "would drop it; open it with the version that wrote it"
+    ),
+  ])
+  func aSequencedFileWithWhatThisVersionCannotKeepIsRefused(text: String, reason: String) throws {
+    let directory = try Directory()
+    let url = directory.file()
+    try Data(text.utf8).write(to: url)
+    #expect(throws: StoreError(.corrupt, path: url.path, reason: reason)) {
+      try Store<Note>(contentsOf: url)
+    }
+    #expect(try String(contentsOf: url, encoding: .utf8) == text, "left untouched")
+  }
+
   @Test func publishesAChangeSetForEveryMutationAndEditsAreUpdates() {
     let store = Store([Note(id: 1, title: "a")])
     let changes = Recorder<String>()

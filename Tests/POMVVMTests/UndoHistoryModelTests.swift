@@ -1,3 +1,4 @@
+import POMVVMTesting
 import TestSupport
 import Testing
 
@@ -11,14 +12,14 @@ import Testing
 @Suite("UndoHistory model")
 struct UndoHistoryModelTests {
   @Test(arguments: [11 as UInt64, 12, 13, 14, 15])
-  func agreesWithAModelOfItsStates(seed: UInt64) throws {
+  func agreesWithAModelOfItsStates(seed: UInt64) async throws {
     var random = SplitMix64(seed: seed)
     func below(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
-    let time = TestTime()
+    let time = ManualClock()
     let limit = 40
     let array = ObservableArray((0..<12).map { TestItem($0, "start") })
     let open = array.liveCount(where: \.on)
-    let history = UndoHistory(limit: limit, now: time.now)
+    let history = UndoHistory(limit: limit, clock: time)
     history.track(array)
     // Every change set, replayed onto a copy, gives the array's contents.
     var replayed = array.elements
@@ -113,7 +114,7 @@ struct UndoHistoryModelTests {
         }
       default:
         if random.next() % 4 == 0 { history.stopMerging() }
-        time.advance(random.next() % 3 == 0 ? .seconds(2) : .milliseconds(100))
+        await time.advance(by: random.next() % 3 == 0 ? .seconds(2) : .milliseconds(100))
         let before = array.elements
         let top = history.undoSteps.last
         mutate()
@@ -143,15 +144,15 @@ struct UndoHistoryModelTests {
   /// A step keeps the change sets it recorded, which hold only the elements
   /// they touched: a toggle at 100,000 elements, or a merged burst of 1,000
   /// of them, keeps one update.
-  @Test func aStepHoldsOnlyTheElementsItsChangesTouched() throws {
-    let time = TestTime()
+  @Test func aStepHoldsOnlyTheElementsItsChangesTouched() async throws {
+    let time = ManualClock()
     let array = ObservableArray((0..<100_000).map { TestItem($0) })
-    let history = UndoHistory(now: time.now)
+    let history = UndoHistory(clock: time)
     history.track(array)
     let on = try #require(array.cell(for: 50_000, \.on))
     for _ in 0..<1_000 {
       on.value.toggle()
-      time.advance(.milliseconds(10))
+      await time.advance(by: .milliseconds(10))
     }
     let records = try #require(history.undoSteps.last).records
     #expect(records.count == 1)

@@ -1,18 +1,7 @@
 import POMVVM
+import POMVVMTesting
 import TestSupport
 import Testing
-
-/// A clock the tests move by hand, for the merge window.
-@MainActor
-final class TestTime {
-  var instant = ContinuousClock.now
-
-  func advance(_ duration: Duration) {
-    instant = instant + duration
-  }
-
-  var now: @MainActor () -> ContinuousClock.Instant { { [self] in instant } }
-}
 
 private struct Refusal: Error {}
 
@@ -168,18 +157,18 @@ struct UndoHistoryTests {
 
   // MARK: - Merging
 
-  @Test func changesOfOneElementWithinTheWindowAreOneStep() throws {
-    let time = TestTime()
+  @Test func changesOfOneElementWithinTheWindowAreOneStep() async throws {
+    let time = ManualClock()
     let array = Self.makeArray()
-    let history = UndoHistory(mergeWindow: .seconds(1), now: time.now)
+    let history = UndoHistory(mergeWindow: .seconds(1), clock: time)
     history.track(array, actionName: "Typing")
     let cell = try #require(array.cell(for: 2))
     for text in ["s", "se", "sec"] {
       cell.value.text = text
-      time.advance(.milliseconds(900))
+      await time.advance(by: .milliseconds(900))
     }
     #expect(history.undoCount == 1)
-    time.advance(.milliseconds(200))  // 1.1 s after the last change
+    await time.advance(by: .milliseconds(200))  // 1.1 s after the last change
     cell.value.text = "sec!"
     #expect(history.undoCount == 2)
     #expect(history.undo())
@@ -190,15 +179,15 @@ struct UndoHistoryTests {
     #expect(cell.value.text == "sec")
   }
 
-  @Test func aBurstOfAThousandEditsOfOneElementHoldsOneStep() throws {
-    let time = TestTime()
+  @Test func aBurstOfAThousandEditsOfOneElementHoldsOneStep() async throws {
+    let time = ManualClock()
     let array = Self.makeArray()
-    let history = UndoHistory(now: time.now)
+    let history = UndoHistory(clock: time)
     history.track(array)
     let on = try #require(array.cell(for: 1, \.on))
     for _ in 0..<1_000 {
       on.value.toggle()
-      time.advance(.milliseconds(50))
+      await time.advance(by: .milliseconds(50))
     }
     #expect(history.undoCount == 1)
     #expect(history.undo())
@@ -206,10 +195,10 @@ struct UndoHistoryTests {
     #expect(history.undoCount == 0)
   }
 
-  @Test func changesOfDifferentElementsAreSeparateSteps() throws {
-    let time = TestTime()
+  @Test func changesOfDifferentElementsAreSeparateSteps() async throws {
+    let time = ManualClock()
     let array = Self.makeArray()
-    let history = UndoHistory(now: time.now)
+    let history = UndoHistory(clock: time)
     history.track(array)
     try #require(array.cell(for: 1)).value.text = "a"
     try #require(array.cell(for: 2)).value.text = "b"
@@ -217,11 +206,11 @@ struct UndoHistoryTests {
     #expect(history.undoCount == 3)
   }
 
-  @Test func stopMergingEndsTheStepEarly() throws {
-    let time = TestTime()
+  @Test func stopMergingEndsTheStepEarly() async throws {
+    let time = ManualClock()
     let array = Self.makeArray()
     let name = Observable("")
-    let history = UndoHistory(now: time.now)
+    let history = UndoHistory(clock: time)
     history.track(array)
     history.track(name)
     let cell = try #require(array.cell(for: 1))
@@ -242,10 +231,10 @@ struct UndoHistoryTests {
     #expect(cell.value.text == "ab")
   }
 
-  @Test func undoEndsTheStepThatTheNextChangeWouldJoin() throws {
-    let time = TestTime()
+  @Test func undoEndsTheStepThatTheNextChangeWouldJoin() async throws {
+    let time = ManualClock()
     let array = Self.makeArray()
-    let history = UndoHistory(now: time.now)
+    let history = UndoHistory(clock: time)
     history.track(array)
     let cell = try #require(array.cell(for: 1))
     cell.value.text = "a"
@@ -403,10 +392,10 @@ struct UndoHistoryTests {
     #expect(array.map(\.id) == [1, 2, 3])
   }
 
-  @Test func aTransactionNeverMergesWithItsNeighbours() throws {
-    let time = TestTime()
+  @Test func aTransactionNeverMergesWithItsNeighbours() async throws {
+    let time = ManualClock()
     let array = Self.makeArray()
-    let history = UndoHistory(now: time.now)
+    let history = UndoHistory(clock: time)
     history.track(array)
     let cell = try #require(array.cell(for: 1))
     cell.value.text = "a"
@@ -659,15 +648,15 @@ struct UndoHistoryTests {
 struct UndoHistoryRoundFourTests {
   // MARK: - 1. An unrecorded change ends the step it would merge into
 
-  @Test func anUnrecordedChangeOfACellEndsTheStepItWouldMergeInto() {
-    let time = TestTime()
+  @Test func anUnrecordedChangeOfACellEndsTheStepItWouldMergeInto() async {
+    let time = ManualClock()
     let cell = Observable("start")
-    let history = UndoHistory(mergeWindow: .seconds(1), now: time.now)
+    let history = UndoHistory(mergeWindow: .seconds(1), clock: time)
     history.track(cell)
     cell.value = "typed"
-    time.advance(.milliseconds(100))
+    await time.advance(by: .milliseconds(100))
     history.withoutRecording { cell.value = "server" }
-    time.advance(.milliseconds(100))
+    await time.advance(by: .milliseconds(100))
     cell.value = "typed again"
     #expect(history.undoCount == 2)
     #expect(history.undo())
@@ -676,16 +665,16 @@ struct UndoHistoryRoundFourTests {
     #expect(cell.value == "start")
   }
 
-  @Test func anUnrecordedUpdateOfAnElementEndsTheStepItWouldMergeInto() throws {
-    let time = TestTime()
+  @Test func anUnrecordedUpdateOfAnElementEndsTheStepItWouldMergeInto() async throws {
+    let time = ManualClock()
     let array = UndoHistoryTests.makeArray()
-    let history = UndoHistory(mergeWindow: .seconds(1), now: time.now)
+    let history = UndoHistory(mergeWindow: .seconds(1), clock: time)
     history.track(array)
     let cell = try #require(array.cell(for: 2))
     cell.value.text = "typed"
-    time.advance(.milliseconds(100))
+    await time.advance(by: .milliseconds(100))
     history.withoutRecording { array.update(TestItem(2, "server")) }
-    time.advance(.milliseconds(100))
+    await time.advance(by: .milliseconds(100))
     cell.value.text = "typed again"
     #expect(history.undo())
     #expect(array[id: 2]?.text == "server")

@@ -98,10 +98,20 @@ struct ToDoListViewModelTests {
     #expect(Set(list.store.items.map(\.title)).count == 3, "no title repeats")
   }
 
+  @Test func theIdOfADeletedItemIsNeverGivenToANewOne() throws {
+    let (list, _) = try makeList(3)
+    try list.delete(row: 3)
+    #expect(try list.add().id == 4, "not 3, the deleted item's")
+    #expect(list.history.undo())  // the add: item 4 leaves
+    #expect(try list.add().id == 5)
+    #expect(list.store.nextSequenceNumber == 6)
+  }
+
   /// A store file may hold any id; the next id after `Int.max` would
-  /// overflow, so the list takes the smallest positive id not in use.
+  /// overflow, so the list takes the smallest positive id not in use (the
+  /// store's sequence stops below `Int.max`).
   @Test(arguments: [
-    ([Int.max], 1), ([1, Int.max], 2), ([Int.max, 2, 1, 4], 3), ([Int.max - 1], Int.max),
+    ([Int.max], 1), ([1, Int.max], 2), ([Int.max, 2, 1, 4], 3), ([Int.max - 1], 1),
   ])
   func theNewIDNeverOverflows(ids: [Int], expected: Int) throws {
     let list = ToDoListViewModel(store: Store(ids.map { ToDoItem(id: $0, title: "\($0)") }))

@@ -43,7 +43,8 @@ public struct DemoOptions {
   /// - Parameter arguments: The arguments, without the program's name.
   /// - Returns: The options.
   /// - Throws: ``UsageError`` for an unknown option or feature, a missing
-  ///   or invalid date, or an extra argument.
+  ///   or invalid date, an extra argument, or `--store` for a feature that
+  ///   keeps no file (``DemoFeature/keepsAStoreFile``).
   public static func parse(_ arguments: [String]) throws(UsageError) -> DemoOptions {
     var options = DemoOptions()
     if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
@@ -100,6 +101,14 @@ public struct DemoOptions {
         options.feature = feature
       }
     }
+    if options.storeURL != nil && !options.feature.keepsAStoreFile {
+      // Ignored, the file would silently not be kept.
+      let keepers = DemoApp.features.filter { $0.keepsAStoreFile }.map { $0.name }
+      throw UsageError(
+        "--store: \(options.feature.name) keeps no file; only \(keepers.joined(separator: ", ")) "
+          + "\(keepers.count == 1 ? "does" : "do"), as in '\(keepers.first ?? "todo") --store FILE'"
+      )
+    }
     return options
   }
 
@@ -151,6 +160,7 @@ public struct DemoOptions {
         --quiet         in a script, print the screen only for 'render'
         --clock DATE    fix the clock to an ISO 8601 date: --clock \(exampleDate)
         --store FILE    keep the to-do list in FILE (JSON), saved as it changes
+                        (todo only: the other features refuse it)
         --latency MS    make every request of the movie catalog take MS milliseconds
         -h, --help      show this help
 

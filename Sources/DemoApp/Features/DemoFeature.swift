@@ -27,6 +27,10 @@ public protocol DemoFeature: AnyObject {
   /// What the feature shows, in a few words, for `--help`.
   static var summary: String { get }
 
+  /// Whether the feature keeps its data in the file that `--store FILE`
+  /// names; the command line refuses `--store` for one that does not.
+  static var keepsAStoreFile: Bool { get }
+
   /// Every screen of the feature with its script commands, so that an error
   /// can say on which screen a misplaced command belongs.
   static var screens: [ScriptScreen] { get }
@@ -94,6 +98,9 @@ public protocol DemoFeature: AnyObject {
 // MARK: - Default implementations
 
 extension DemoFeature {
+  /// No store file: the feature keeps its data in memory.
+  public static var keepsAStoreFile: Bool { false }
+
   /// The feature itself: its view models and views are found in its
   /// stored properties.
   public var graphRoots: [Any] { [self] }

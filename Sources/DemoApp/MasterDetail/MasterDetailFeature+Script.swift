@@ -58,10 +58,14 @@ extension MasterDetailFeature {
     }
     switch command.word {
     case "on":
+      // Checked first, as for every edit: a write to a deleted item would
+      // also be reported to Diagnostics, a second line out of order.
       try command.expectNoArgument()
+      try refuseIfDeleted(!viewModel.isDetached)
       try refuseIfDeleted(master.history.transaction("Switch On") { viewModel.openSwitch() })
     case "off":
       try command.expectNoArgument()
+      try refuseIfDeleted(!viewModel.isDetached)
       try refuseIfDeleted(master.history.transaction("Switch Off") { viewModel.closeSwitch() })
     case "toggle":
       try command.expectNoArgument()

@@ -41,6 +41,9 @@ public final class ToDoFeature: DemoFeature {
   /// `todo`.
   public static let name = "todo"
 
+  /// The list is kept in the `--store` file, if one is given.
+  public static let keepsAStoreFile = true
+
   /// What the feature shows, for `--help`.
   public static let summary = "a to-do list of at most 10 items in a store, and an item editor"
 

@@ -26,7 +26,8 @@
 @MainActor
 public final class ElementCell<Element: Identifiable>: _ValueList<Element>, MutableObservableCell {
   // The cell is one object: it holds the element's value and its observers
-  // itself. Its `detachment` cell, rarely asked for, lives in a side table.
+  // itself. Its `detachment` cell, rarely asked for, is held weakly in a
+  // side table.
 
   /// The id of the element this cell follows.
   ///
@@ -103,10 +104,18 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// Detachment is told only through this cell: observers of ``value`` are
   /// not called for it (they are called once more only if the removed
   /// element's last value had not reached them yet).
+  ///
+  /// The element cell holds it weakly: it lives while you keep it — a
+  /// subscription, a binding or a stored reference — and then leaves the
+  /// graph, so a detail screen that closes leaves nothing behind. While it
+  /// lives, every ask gives a cell onto the same state; asked for again
+  /// after it was released, it is made afresh from ``isDetached``. Either
+  /// way it tells the truth. (To track detachment with Observation, read
+  /// ``isDetached``: the element cell itself registers the read.)
   public var detachment: Derived<Bool> {
-    if let state = _Detachments.state(of: self) { return state }
+    if let state = _Detachments.state(of: self) { return Derived(node: state) }
     let state = Derived(array == nil)
-    _Detachments.set(state, of: self)
+    _Detachments.set(state._node, of: self)
     return state
   }
 
@@ -208,7 +217,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
     lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?, into touched: inout [_Touched]
   ) {
     _store(lastValue, isDuplicate: isUnchanged, into: &touched)
-    _Detachments.state(of: self)?._node._setQuietly(true, into: &touched)
+    _Detachments.state(of: self)?._setQuietly(true, into: &touched)
   }
 }
 

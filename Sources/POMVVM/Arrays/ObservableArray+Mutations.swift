@@ -28,18 +28,54 @@ extension ObservableArray {
 
   /// Appends elements, publishing one change with their insertions.
   ///
-  /// - Parameter newElements: The elements; their ids must be unique and not
-  ///   present.
+  /// Elements that repeat an id — one already present, or one of the new
+  /// elements twice — are refused, not a crash: nothing is appended, and a
+  /// report naming the ids goes to ``Diagnostics``.
+  ///
+  /// - Parameters:
+  ///   - newElements: The elements; their ids must be unique and not
+  ///     present.
+  ///   - fileID: The culprit's file in a refusal's report; by default, the
+  ///     caller's.
+  ///   - line: The culprit's line in a refusal's report; by default, the
+  ///     caller's.
+  /// - Returns: `true` if the elements were appended; `false` if an id
+  ///   repeats (the array is unchanged).
   /// - Complexity: O(*k*), where *k* is the number of new elements.
-  public func append(contentsOf newElements: some Sequence<Element>) {
+  @discardableResult
+  public func append(
+    contentsOf newElements: some Sequence<Element>, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Bool {
+    let start = _elements.count
     var insertions: [ChangeSet<Element>.Insertion] = []
-    for element in newElements {
-      _checkAbsent(element.id)
+    var iterator = newElements.makeIterator()
+    while let element = iterator.next() {
+      guard _index(of: element.id) == nil else {
+        // Take back what was appended, so that the array is unchanged, and
+        // read the rest once (the sequence may be single-pass) to name
+        // every repeated id.
+        var refused = Array(_elements[start...])
+        refused.append(element)
+        while let next = iterator.next() {
+          refused.append(next)
+        }
+        for position in (start..<_elements.count).reversed() {
+          _idIndex.remove(_elements[position].id, at: position, in: _elements)
+        }
+        _elements.removeSubrange(start...)
+        let ids = _IdentityDiff.repeatedIDs(in: _elements + refused)
+        Diagnostics.report(
+          "append(contentsOf:) refused: the new elements repeat \(Self._naming(ids)); the array "
+            + "is unchanged", fileID: fileID, line: line)
+        return false
+      }
       insertions.append(.init(index: _elements.count, element: element))
       _elements.append(element)
       _idIndex.insert(element.id, at: _elements.count - 1, in: _elements)
     }
     _publish(ChangeSet(insertions: insertions))
+    return true
   }
 
   /// Removes the element at a position, publishing a removal.
@@ -164,30 +200,59 @@ extension ObservableArray {
   /// that change place are moves, and when the change set would be larger
   /// than the array it is a reload instead. So reordering elements that are
   /// not `Equatable` is a reload: every element that stays is an update,
-  /// and the moves come on top.
+  /// and the moves come on top. Contents that change nothing publish
+  /// nothing.
+  ///
+  /// New contents that hold an id twice — a server's response may — are
+  /// refused, not a crash: the array is unchanged, and a report naming the
+  /// ids goes to ``Diagnostics``.
   ///
   /// ```swift
   /// items.replaceAll(with: response.items)   // e.g. "insert [0], update [4]"
   /// ```
   ///
-  /// - Parameter newElements: The new contents; their ids must be unique.
+  /// - Parameters:
+  ///   - newElements: The new contents; their ids must be unique.
+  ///   - fileID: The culprit's file in a refusal's report; by default, the
+  ///     caller's.
+  ///   - line: The culprit's line in a refusal's report; by default, the
+  ///     caller's.
+  /// - Returns: `true` if the array took the new contents; `false` if an id
+  ///   repeats (the array is unchanged).
   /// - Complexity: O(*n* + *m* log *m*), where *m* is the number of elements
   ///   outside the common prefix and suffix of the two arrays.
   @inlinable
-  public func replaceAll(with newElements: [Element]) {
-    _replaceAll(with: newElements, isUnchanged: _isUnchanged ?? { _, _ in false })
+  @discardableResult
+  public func replaceAll(
+    with newElements: [Element], fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool {
+    _replaceAll(
+      with: newElements, isUnchanged: _isUnchanged ?? { _, _ in false }, fileID: fileID, line: line)
   }
 
   /// Replaces every element, publishing the identity diff between the old
   /// and new contents; equal elements that stay are not changes.
   ///
-  /// - Parameter newElements: The new contents; their ids must be unique.
+  /// New contents that hold an id twice are refused: the array is
+  /// unchanged, and a report naming the ids goes to ``Diagnostics``.
+  ///
+  /// - Parameters:
+  ///   - newElements: The new contents; their ids must be unique.
+  ///   - fileID: The culprit's file in a refusal's report; by default, the
+  ///     caller's.
+  ///   - line: The culprit's line in a refusal's report; by default, the
+  ///     caller's.
+  /// - Returns: `true` if the array took the new contents; `false` if an id
+  ///   repeats (the array is unchanged).
   /// - Complexity: O(*n* + *m* log *m*), where *m* is the number of elements
   ///   outside the common prefix and suffix of the two arrays.
   @inlinable
-  public func replaceAll(with newElements: [Element]) where Element: Equatable {
+  @discardableResult
+  public func replaceAll(
+    with newElements: [Element], fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool where Element: Equatable {
     // Compares in the caller's specialization, not through the stored test.
-    _replaceAll(with: newElements, isUnchanged: { $0 == $1 })
+    _replaceAll(with: newElements, isUnchanged: { $0 == $1 }, fileID: fileID, line: line)
   }
 
   /// Runs several mutations on the contents and publishes them as one
@@ -200,30 +265,61 @@ extension ObservableArray {
   /// }
   /// ```
   ///
-  /// - Parameter body: Mutates the contents; the ids must be unique when it
-  ///   returns.
+  /// A batch that changes nothing publishes nothing. Contents that hold an
+  /// id twice when `body` returns are refused as
+  /// ``replaceAll(with:fileID:line:)-3cbio`` refuses them: the array is
+  /// unchanged, and ``Diagnostics`` names the ids.
+  ///
+  /// - Parameters:
+  ///   - fileID: The culprit's file in a refusal's report; by default, the
+  ///     caller's.
+  ///   - line: The culprit's line in a refusal's report; by default, the
+  ///     caller's.
+  ///   - body: Mutates the contents; the ids must be unique when it
+  ///     returns.
   /// - Returns: What `body` returns.
   /// - Complexity: O(*n*) besides the work of `body`.
   @inlinable
   @discardableResult
-  public func batch<Result>(_ body: (inout [Element]) throws -> Result) rethrows -> Result {
+  public func batch<Result>(
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ body: (inout [Element]) throws -> Result
+  ) rethrows -> Result {
     var contents = _elements
     let result = try body(&contents)
-    replaceAll(with: contents)
+    replaceAll(with: contents, fileID: fileID, line: line)
     return result
   }
 
   @inlinable
   @inline(__always)
-  func _replaceAll(with newElements: [Element], isUnchanged: (Element, Element) -> Bool) {
+  func _replaceAll(
+    with newElements: [Element], isUnchanged: (Element, Element) -> Bool, fileID: StaticString,
+    line: UInt
+  ) -> Bool {
     let old = _elements
     var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
-    let changeSet = _IdentityDiff.changeSet(
-      from: old, to: newElements, oldContains: { self._idIndex.find($0, in: old) != nil },
-      isUnchanged: isUnchanged, middle: &middle)
+    guard
+      let changeSet = _IdentityDiff.checkedChangeSet(
+        from: old, to: newElements, oldContains: { self._idIndex.find($0, in: old) != nil },
+        isUnchanged: isUnchanged, middle: &middle)
+    else {
+      _refuseRepeatedIDs(in: newElements, fileID: fileID, line: line)
+      return false
+    }
     _elements = newElements
     _reindex(from: old, middle: middle, reload: changeSet.isReload)
     _publish(changeSet)
+    return true
+  }
+
+  /// Reports contents refused because they repeat ids.
+  @usableFromInline
+  func _refuseRepeatedIDs(in newElements: [Element], fileID: StaticString, line: UInt) {
+    Diagnostics.report(
+      "replaceAll(with:) refused: the new contents repeat "
+        + "\(Self._naming(_IdentityDiff.repeatedIDs(in: newElements))); the array is unchanged",
+      fileID: fileID, line: line)
   }
 
   /// Stops on an id that is already present.

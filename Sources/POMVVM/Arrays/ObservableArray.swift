@@ -1,8 +1,11 @@
 /// An array of identifiable items shared by several view models — a list
 /// and a detail — that tells its observers exactly what changed.
 ///
-/// Every mutation publishes one ``ChangeSet`` (removals, insertions, moves,
-/// updates, or a reload) that a list view uses to patch its rows:
+/// Every mutation that changes the contents publishes exactly one
+/// ``ChangeSet`` (removals, insertions, moves, updates, or a reload) that a
+/// list view uses to patch its rows; a mutation that changes nothing (a move
+/// to the same place, a rewrite with an equal value, an empty batch)
+/// publishes none:
 ///
 /// ```swift
 /// let items = ObservableArray([Item(id: 1, text: "first", on: false)])
@@ -20,8 +23,15 @@
 ///
 /// ## Ids
 ///
-/// Ids are unique. Inserting an id that is already present is a programmer
-/// error, stopped by a precondition that names the id. An element's `id`,
+/// Ids are unique. Inserting one element whose id is already present is a
+/// programmer error, stopped by a precondition that names the id. Contents
+/// that come from outside — a server's response, a file — may repeat ids,
+/// so the entry points that take many elements never stop on them: they
+/// refuse visibly, reporting the repeated ids to ``Diagnostics``.
+/// ``replaceAll(with:fileID:line:)-3cbio`` (and so ``batch(fileID:line:_:)``) and
+/// ``append(contentsOf:fileID:line:)`` leave the array unchanged and
+/// return `false`; the initializers keep the first element of each id and
+/// drop the later ones. An element's `id`,
 /// and its id's `hash(into:)` and `==`, run while the array updates its
 /// index, so they must not use the array.
 ///
@@ -141,11 +151,50 @@ public final class ObservableArray<Element: Identifiable> {
     _ elements: [Element], isUnchanged: ((Element, Element) -> Bool)?, fileID: StaticString,
     line: UInt
   ) {
-    _elements = elements
+    var (index, repeated) = _PositionIndex.indexing(elements)
+    var kept = elements
+    if !repeated.isEmpty {
+      // Outside data may repeat ids: keep the first element of each.
+      kept = Self._removing(repeated, from: elements)
+      index = _PositionIndex(kept)
+    }
+    _elements = kept
     _isUnchanged = isUnchanged
-    _idIndex = _PositionIndex(elements)
+    _idIndex = index
     _observers._setOrigin(.array, fileID: fileID, line: line)
     _LiveArrays.insert(self)
+    if !repeated.isEmpty {
+      let ids = _IdentityDiff.repeatedIDs(in: elements)
+      Diagnostics.report(
+        "ObservableArray dropped \(repeated.count) element\(repeated.count == 1 ? "" : "s") whose "
+          + "ids repeat an earlier element's, \(Self._naming(ids)); it keeps the first element of "
+          + "each id",
+        fileID: fileID, line: line)
+    }
+  }
+
+  /// `elements` without the ones at `positions`, which are in increasing
+  /// order.
+  static func _removing(_ positions: [Int], from elements: [Element]) -> [Element] {
+    var kept: [Element] = []
+    kept.reserveCapacity(elements.count - positions.count)
+    var next = positions.startIndex
+    for (position, element) in elements.enumerated() {
+      if next < positions.endIndex && positions[next] == position {
+        next += 1
+      } else {
+        kept.append(element)
+      }
+    }
+    return kept
+  }
+
+  /// "the id 7" or "the ids 7, 8", with control characters visible and at
+  /// most ten ids named: a report may quote outside data.
+  static func _naming(_ ids: [Element.ID]) -> String {
+    let shown = ids.prefix(10).map { _visibleControls(String(describing: $0)) }
+    let more = ids.count > shown.count ? " and \(ids.count - shown.count) more" : ""
+    return (ids.count == 1 ? "the id " : "the ids ") + shown.joined(separator: ", ") + more
   }
 
   isolated deinit {

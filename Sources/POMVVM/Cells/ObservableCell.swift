@@ -117,4 +117,41 @@ extension ObservableCell {
     owner.subscriptions.insert(subscription)
     return subscription
   }
+
+  /// Observes the changes on behalf of `owner`: the handler receives the
+  /// owner, so it needs no `[weak self]`, and the observation ends when the
+  /// owner is deallocated.
+  ///
+  /// Like ``observeChanges(_:)``, and like
+  /// ``ObservableArray/observeChanges(_:fileID:line:_:)``, it calls the
+  /// handler with every change from now on, never with the current value.
+  /// The subscription is kept in `owner.subscriptions`; the handler holds
+  /// the owner weakly.
+  ///
+  /// ```swift
+  /// name.observeChanges(self) { viewModel, name in viewModel.isDirty = true }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - owner: The object the observation belongs to.
+  ///   - fileID: Where the observation is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the observation is made; by default, the caller's line.
+  ///   - handler: Called with the owner and each new value.
+  /// - Returns: The subscription, already kept by the owner; cancel it to end
+  ///   the observation early.
+  @discardableResult
+  public func observeChanges<Owner: SubscriptionOwner>(
+    _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor (Owner, Value) -> Void
+  ) -> Subscription {
+    let subscription = observeChanges { [weak owner] value in
+      if let owner {
+        handler(owner, value)
+      }
+    }
+    subscription._setOrigin(fileID: fileID, line: line)
+    owner.subscriptions.insert(subscription)
+    return subscription
+  }
 }

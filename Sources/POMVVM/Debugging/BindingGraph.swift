@@ -375,7 +375,7 @@ struct _GraphBuilder {
     if let detachment = _Detachments.state(of: list) {
       // An element cell's `detachment` lives in a side table: without this
       // edge, what it is bound to would float unconnected.
-      link(source, id(of: detachment._node), .derivation)
+      link(source, id(of: detachment), .derivation)
     }
     if list._kind == .array, let array = _LiveArrays.array(of: list) {
       let (cells, aggregates) = array._graphChildren

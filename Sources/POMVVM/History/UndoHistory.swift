@@ -147,7 +147,8 @@ public final class UndoHistory {
   /// refresh is halfway through its cells.
   @exclusivity(unchecked)
   var refreshes = 0
-  let now: @MainActor () -> ContinuousClock.Instant
+  /// The time since the history was made, on its clock.
+  let now: @MainActor () -> Duration
   @usableFromInline
   var _subscriptions: [Subscription] = []
   /// The tracked objects, to follow each once and to see whether one is
@@ -157,19 +158,40 @@ public final class UndoHistory {
 
   /// Creates an empty history.
   ///
+  /// ```swift
+  /// let clock = ManualClock()                 // in POMVVMTesting
+  /// let history = UndoHistory(clock: clock)
+  /// cell.value = "a"
+  /// await clock.advance(by: .seconds(2))      // past the merge window
+  /// cell.value = "ab"                         // a step of its own
+  /// ```
+  ///
   /// - Parameters:
   ///   - limit: The most steps kept; 100 by default.
   ///   - mergeWindow: How long after a change of an element or cell the next
   ///     change of it still joins the same step; one second by default.
-  ///   - now: The time, for the merge window; tests pass a clock they move.
+  ///   - clock: The clock the merge window is measured on; by default, a
+  ///     `ContinuousClock`. Tests pass a `ManualClock` they move by hand.
   public init(
     limit: Int = 100, mergeWindow: Duration = .seconds(1),
-    now: @escaping @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
+    clock: some Clock<Duration> = ContinuousClock()
   ) {
     precondition(limit >= 0, "UndoHistory: the limit must not be negative, not \(limit)")
     self.limit = limit
     self.mergeWindow = mergeWindow
-    self.now = now
+    self.now = Self.elapsed(on: clock)
+  }
+
+  /// The time since now on `clock`, read on every recorded change: for the
+  /// default clock, a closure that calls it directly rather than through
+  /// the generic clock's witnesses.
+  private static func elapsed(on clock: some Clock<Duration>) -> @MainActor () -> Duration {
+    if clock is ContinuousClock {
+      let start = ContinuousClock.now
+      return { start.duration(to: .now) }
+    }
+    let start = clock.now
+    return { start.duration(to: clock.now) }
   }
 
   // MARK: - Undo and redo
@@ -370,7 +392,7 @@ public final class UndoHistory {
       return
     }
     let time = now()
-    if isMerging, let top = undoSteps.last, top.lastChange.duration(to: time) <= mergeWindow,
+    if isMerging, let top = undoSteps.last, time - top.lastChange <= mergeWindow,
       let last = top.last, merge(last)
     {
       top.lastChange = time

@@ -88,9 +88,10 @@ final class _UndoStep {
   private var first: (any _UndoRecord)?
   @exclusivity(unchecked)
   private var others: [any _UndoRecord] = []
-  /// When the step last took a change, for the merge window.
+  /// When the step last took a change, for the merge window: the time
+  /// since the history was made, on its clock.
   @exclusivity(unchecked)
-  var lastChange: ContinuousClock.Instant
+  var lastChange: Duration
   /// The deliveries under way when the step last took a change.
   ///
   /// While one of them still is, a change is a reaction and joins the step.
@@ -100,7 +101,7 @@ final class _UndoStep {
   @exclusivity(unchecked)
   private var otherDeliveries: [_DeliveryKey] = []
 
-  init(name: String?, record: (any _UndoRecord)? = nil, lastChange: ContinuousClock.Instant) {
+  init(name: String?, record: (any _UndoRecord)? = nil, lastChange: Duration) {
     self.name = name
     first = record
     self.lastChange = lastChange

@@ -130,20 +130,30 @@ func _homeSlot<ID: Hashable>(of id: ID, _ capacity: Int) -> Int {
   return Int(truncatingIfNeeded: (hash &* UInt64(capacity)) >> 32)
 }
 
-/// The ``ElementCell/detachment`` cells, made on first use: most element
-/// cells are never asked for one, so it has no field of its own.
+/// The ``ElementCell/detachment`` cells, made on first use and held weakly:
+/// most element cells are never asked for one, so it has no field of its
+/// own; and a cell asked for by a screen that has closed must not stay in
+/// the graph for the element cell's whole life.
+///
+/// An entry whose node was released stays until the element cell asks
+/// again (which replaces it) or dies (which removes it).
 @MainActor
 enum _Detachments {
-  @exclusivity(unchecked)
-  private static var states: [ObjectIdentifier: Derived<Bool>] = [:]
+  private struct Entry {
+    weak var node: _DerivedNode<Bool>?
+  }
 
-  static func set(_ state: Derived<Bool>, of list: _ObserverListBase) {
-    states[ObjectIdentifier(list)] = state
+  @exclusivity(unchecked)
+  private static var states: [ObjectIdentifier: Entry] = [:]
+
+  static func set(_ state: _DerivedNode<Bool>, of list: _ObserverListBase) {
+    states[ObjectIdentifier(list)] = Entry(node: state)
     list._hasDetachment = true
   }
 
-  static func state(of list: _ObserverListBase) -> Derived<Bool>? {
-    list._hasDetachment ? states[ObjectIdentifier(list)] : nil
+  /// The list's detachment node, if it has one that is still alive.
+  static func state(of list: _ObserverListBase) -> _DerivedNode<Bool>? {
+    list._hasDetachment ? states[ObjectIdentifier(list)]?.node : nil
   }
 
   static func remove(_ list: _ObserverListBase) {

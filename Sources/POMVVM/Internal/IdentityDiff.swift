@@ -1,4 +1,4 @@
-/// The identity diff behind ``ObservableArray/replaceAll(with:)``: matches
+/// The identity diff behind ``ObservableArray/replaceAll(with:fileID:line:)``: matches
 /// elements by `id` in O(*n*).
 ///
 /// 1. The common prefix and suffix (same ids at the same places) are trimmed
@@ -36,6 +36,30 @@ enum _IdentityDiff {
     isUnchanged: (Element, Element) -> Bool,
     middle: inout (prefix: Int, oldEnd: Int, newEnd: Int)
   ) -> ChangeSet<Element> {
+    guard
+      let changeSet = checkedChangeSet(
+        from: old, to: new, oldContains: oldContains, isUnchanged: isUnchanged, middle: &middle)
+    else {
+      preconditionFailure(
+        "ObservableArray: duplicate ids \(repeatedIDs(in: new)) in the new contents")
+    }
+    return changeSet
+  }
+
+  /// Diffs two arrays, or returns `nil` if `new` holds an id twice: what
+  /// ``changeSet(from:to:oldContains:isUnchanged:middle:)`` computes, for
+  /// contents that come from outside and may repeat ids.
+  ///
+  /// A repeated id is found on the way, where the diff looks each id up
+  /// anyway, so contents with unique ids cost no more than before.
+  @inlinable
+  @inline(__always)
+  static func checkedChangeSet<Element: Identifiable>(
+    from old: [Element], to new: [Element],
+    oldContains: (Element.ID) -> Bool,
+    isUnchanged: (Element, Element) -> Bool,
+    middle: inout (prefix: Int, oldEnd: Int, newEnd: Int)
+  ) -> ChangeSet<Element>? {
     var updates: [ChangeSet<Element>.Update] = []
     var suffixUpdates: [ChangeSet<Element>.Update] = []
     // The scans are most of the work: they run over buffers, without bounds
@@ -87,16 +111,13 @@ enum _IdentityDiff {
       for newIndex in prefix..<newEnd {
         let id = new[newIndex].id
         if let oldIndex = oldMiddle[id] {
-          precondition(
-            !matched[oldIndex - prefix], "ObservableArray: duplicate id \(id) in the new contents")
+          if matched[oldIndex - prefix] { return nil }
           matched[oldIndex - prefix] = true
           kept.append((oldIndex, newIndex))
         } else {
           // An old id outside the middle sits in the common prefix or suffix,
           // so it is in `new` twice.
-          precondition(
-            !oldContains(id) && insertedIDs.insert(id).inserted,
-            "ObservableArray: duplicate id \(id) in the new contents")
+          if oldContains(id) || !insertedIDs.insert(id).inserted { return nil }
           insertions.append(.init(index: newIndex, element: new[newIndex]))
         }
       }
@@ -123,6 +144,23 @@ enum _IdentityDiff {
       return .reload(from: old, to: new)
     }
     return changeSet
+  }
+
+  /// The ids that `elements` holds more than once, each once, in the order
+  /// of their second occurrences.
+  ///
+  /// - Complexity: O(*n*); for reports, off the paths that find no repeat.
+  @usableFromInline
+  static func repeatedIDs<Element: Identifiable>(in elements: some Sequence<Element>)
+    -> [Element.ID]
+  {
+    var seen = Set<Element.ID>()
+    var named = Set<Element.ID>()
+    var repeated: [Element.ID] = []
+    for element in elements where !seen.insert(element.id).inserted {
+      if named.insert(element.id).inserted { repeated.append(element.id) }
+    }
+    return repeated
   }
 
   /// Marks the members of one longest strictly increasing subsequence.

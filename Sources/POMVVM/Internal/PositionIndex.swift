@@ -43,7 +43,29 @@ struct _PositionIndex<Element: Identifiable> {
     _slots = []
     _count = 0
     _base = Self._middle
-    _rebuild(elements, capacity: elements.count + elements.count / 2)
+    let repeated = _rebuild(elements, capacity: elements.count + elements.count / 2)
+    precondition(
+      repeated.isEmpty, "ObservableArray: duplicate id \(elements[repeated.first ?? 0].id)")
+  }
+
+  /// An index of `elements`, or, if some ids repeat, the positions of the
+  /// elements whose id an earlier element has (then the index is not
+  /// usable).
+  ///
+  /// The repeats are found by the walk that places each id, at no extra
+  /// cost.
+  @inlinable
+  static func indexing(_ elements: [Element]) -> (index: Self, repeated: [Int]) {
+    var index = Self(slots: [], count: 0, base: _middle)
+    let repeated = index._rebuild(elements, capacity: elements.count + elements.count / 2)
+    return (index, repeated)
+  }
+
+  @inlinable
+  init(slots: [UInt32], count: Int, base: Int) {
+    _slots = slots
+    _count = count
+    _base = base
   }
 
   /// The position of `id` in `elements`, which the index describes.
@@ -210,27 +232,34 @@ struct _PositionIndex<Element: Identifiable> {
   }
 
   /// Indexes `elements` afresh in a table of `capacity` slots.
+  ///
+  /// - Returns: The positions of the elements whose id an earlier element
+  ///   has, which are left out: empty, unless `elements` repeats an id.
   @inlinable
-  mutating func _rebuild(_ elements: [Element], capacity: Int) {
+  @discardableResult
+  mutating func _rebuild(_ elements: [Element], capacity: Int) -> [Int] {
     precondition(
       elements.count < Self._middle, "ObservableArray: more than \(Self._middle - 1) elements")
     _slots = [UInt32](repeating: Self._empty, count: Swift.max(8, capacity))
     _count = 0
     _base = Self._middle
     let slotCount = _slots.count
-    for (position, element) in elements.enumerated() {
+    var repeated: [Int] = []
+    placing: for (position, element) in elements.enumerated() {
       // One walk from the id's home both finds a free slot and meets any
       // element with the same id on the way.
       var slot = _homeSlot(of: element.id, slotCount)
       while _slots[slot] != Self._empty {
-        precondition(
-          elements[Int(_slots[slot]) &- _base].id != element.id,
-          "ObservableArray: duplicate id \(element.id)")
+        if elements[Int(_slots[slot]) &- _base].id == element.id {
+          repeated.append(position)
+          continue placing
+        }
         slot = slot &+ 1 == slotCount ? 0 : slot &+ 1
       }
       _slots[slot] = _stored(position)
       _count += 1
     }
+    return repeated
   }
 
   /// Stores a value in the first free slot from `home` on.

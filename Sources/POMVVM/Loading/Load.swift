@@ -43,13 +43,19 @@ public final class Load<Value: Sendable>: ObservableCell {
   /// ``LoadStatus/loading``, then ``LoadStatus/loaded(_:)`` or
   /// ``LoadStatus/failed(_:)``.
   ///
-  /// The request runs in a `Task`, not a detached one: it inherits the
-  /// caller's task-local values and priority, so dependencies injected
+  /// The load runs `operation` in a `Task`, not a detached one: it inherits
+  /// the caller's task-local values and priority, so dependencies injected
   /// through task locals reach it, and under Swift Testing an issue it
-  /// records belongs to the test that started it.
+  /// records belongs to the test that started it. `operation` is an `async`
+  /// closure, so it runs where its own isolation says: a plain closure, like
+  /// the request of a service, runs off the main actor (on the global
+  /// concurrent executor, or on an actor it calls); one written
+  /// `{ @MainActor in … }` runs on the main actor. The status is always
+  /// updated on the main actor: ``LoadStatus/loading`` at once, the outcome
+  /// when `operation` returns or throws.
   ///
-  /// - Parameter operation: The request; it runs off the main actor and is
-  ///   cancelled when the load is cancelled, restarted or deallocated.
+  /// - Parameter operation: The request. It is cancelled (through its task's
+  ///   cancellation) when the load is cancelled, restarted or deallocated.
   public func start(_ operation: @escaping @Sendable () async throws -> Value) {
     task?.cancel()
     generation += 1
@@ -66,8 +72,11 @@ public final class Load<Value: Sendable>: ObservableCell {
     }
   }
 
-  /// Cancels the request under way, if any; the status becomes
-  /// ``LoadStatus/idle``.
+  /// Cancels the request under way, if any.
+  ///
+  /// A ``LoadStatus/loading`` status becomes ``LoadStatus/idle``; a
+  /// finished one, ``LoadStatus/loaded(_:)`` or ``LoadStatus/failed(_:)``,
+  /// stays as it is (``reset()`` forgets it).
   public func cancel() {
     task?.cancel()
     task = nil

@@ -46,6 +46,10 @@ import Darwin
 /// Temporary files that a killed process left behind are removed when a
 /// store next opens the file.
 ///
+/// A store can also hand out numbers that only grow, for ids that are never
+/// reused (``takeSequenceNumber(atLeast:)``); it saves the sequence with
+/// the elements.
+///
 /// A file that cannot be read — not JSON, not the right shape, two elements
 /// with the same id, not a file — makes the initializer throw a
 /// ``StoreError`` naming it, and is never overwritten.
@@ -116,8 +120,21 @@ public final class Store<Element: Identifiable> {
   /// written.
   static var saveDelay: DispatchTimeInterval { .milliseconds(20) }
 
+  /// The least number ``takeSequenceNumber(atLeast:)`` hands out next.
+  ///
+  /// It is one more than the last number handed out, loaded with the file
+  /// and saved with the elements, and it never goes down.
+  public private(set) var nextSequenceNumber = 1
+
+  /// Whether the store keeps a sequence: a number was taken, or the file
+  /// held one.
+  private var keepsSequence = false
+  /// Whether a number was taken since the last save was submitted.
+  private var sequenceIsUnsaved = false
   private var persisting: Subscription?
   private let writer: (any _StoreSaving)?
+  /// Submits the contents and the sequence for a save.
+  private var submit: (@MainActor ([Element]) -> Void)?
   // The outcome of a save made off the main actor, on its way to it.
   nonisolated private let outcomes = _OutcomeMailbox()
   // Changes are numbered; a save's outcome is published only if it is newer
@@ -177,7 +194,7 @@ public final class Store<Element: Identifiable> {
     self.fileID = fileID
     self.line = line
     let file = _JSONFile(path: fileURL.path)
-    let elements = try Self.decode(file.load(), path: file.path)
+    let (elements, nextSequenceNumber) = try Self.decode(file.load(), path: file.path)
     let writer = _StoreWriter<Element>(file: file, delay: saveDelay)
     items = ObservableArray(elements, fileID: fileID, line: line)
     saveError = Observable(nil, fileID: fileID, line: line)
@@ -188,11 +205,59 @@ public final class Store<Element: Identifiable> {
       guard mailbox.put(outcome) else { return }
       Task { @MainActor in self?.publishWaitingOutcome() }
     }
-    persisting = items.observeChanges { [weak self] change in
-      guard let self else { return }
-      changeCount += 1
-      writer.submit(change.newElements, generation: changeCount)
+    if let nextSequenceNumber {
+      self.nextSequenceNumber = nextSequenceNumber
+      keepsSequence = true
     }
+    submit = { [weak self] elements in
+      guard let self else { return }
+      sequenceIsUnsaved = false
+      changeCount += 1
+      writer.submit(
+        elements, nextSequenceNumber: keepsSequence ? self.nextSequenceNumber : nil,
+        generation: changeCount)
+    }
+    persisting = items.observeChanges { [weak self] change in
+      self?.submit?(change.newElements)
+    }
+  }
+
+  /// Hands out the next number of the store's sequence, which only grows:
+  /// ids that are never reused, even after the elements that had them are
+  /// deleted and the file is saved and loaded again (as SQLite's
+  /// `AUTOINCREMENT` keeps the largest id in the database).
+  ///
+  /// ```swift
+  /// let id = store.takeSequenceNumber(atLeast: (store.items.map(\.id).max() ?? 0) + 1)
+  /// store.items.append(Note(id: id!, text: "new"))
+  /// ```
+  ///
+  /// A store with a file saves the sequence with the elements: once a
+  /// number was taken, the file is a JSON object, `{"elements": [...],
+  /// "nextSequenceNumber": N}`, instead of the array of elements. A file of
+  /// either shape loads; an array has no sequence yet, so pass `minimum`
+  /// to start past the ids it holds.
+  ///
+  /// Taking a number writes nothing by itself: the number is saved with the
+  /// next change of the elements (the element you add with it), or by
+  /// ``flush()``. So a change that cannot be saved leaves the file exactly
+  /// as it was, and a number that no saved element ever had needs no
+  /// saving.
+  ///
+  /// - Parameter minimum: The least number to hand out, such as one more
+  ///   than the largest id in use; the sequence jumps to it if it is
+  ///   behind.
+  /// - Returns: A number at least `minimum`, larger than every number
+  ///   handed out before; `nil` once the sequence has reached `Int.max`
+  ///   (nothing is handed out then).
+  /// - Complexity: O(1).
+  public func takeSequenceNumber(atLeast minimum: Int = 1) -> Int? {
+    let number = Swift.max(nextSequenceNumber, minimum)
+    guard number < Int.max else { return nil }
+    nextSequenceNumber = number + 1
+    keepsSequence = true
+    sequenceIsUnsaved = true
+    return number
   }
 
   deinit {
@@ -206,8 +271,8 @@ public final class Store<Element: Identifiable> {
   /// change is saved, but nothing is under way.
   public var isSaving: Bool { publishedCount < changeCount }
 
-  /// Writes the changes not saved yet, and waits until they are on disk
-  /// (or their save failed).
+  /// Writes the changes not saved yet (numbers taken from the sequence
+  /// included), and waits until they are on disk (or their save failed).
   ///
   /// It blocks the calling thread for one write at most. Call it where
   /// losing a change would be worse than waiting: before the program
@@ -218,12 +283,22 @@ public final class Store<Element: Identifiable> {
   /// has nothing to flush.
   nonisolated public func flush() {
     guard let writer else { return }
+    if isOnMainThread {
+      MainActor.assumeIsolated { submitSequenceIfUnsaved() }
+    }
     let outcome = writer.flush()
     if isOnMainThread {
       MainActor.assumeIsolated { publish(outcome) }
     } else {
       guard outcomes.put(outcome) else { return }
       Task { @MainActor [weak self] in self?.publishWaitingOutcome() }
+    }
+  }
+
+  /// Submits a save for numbers taken since the last one.
+  private func submitSequenceIfUnsaved() {
+    if sequenceIsUnsaved {
+      submit?(items.elements)
     }
   }
 
@@ -261,16 +336,44 @@ public final class Store<Element: Identifiable> {
   nonisolated private var isOnMainThread: Bool { false }
   #endif
 
-  /// The elements of a file's contents, checked: a store file is a JSON
-  /// array of elements whose ids are unique, and that hold no field the
-  /// element type would drop when it is saved again.
+  /// The elements of a file's contents, checked, and the next number of
+  /// its sequence if it keeps one: a store file is a JSON array of elements
+  /// whose ids are unique, and that hold no field the element type would
+  /// drop when it is saved again; or an object with such an array as
+  /// `elements` and the sequence's `nextSequenceNumber`, and no other field.
   nonisolated private static func decode(_ data: Data?, path: String) throws(StoreError)
-    -> [Element] where Element: Codable
+    -> (elements: [Element], nextSequenceNumber: Int?) where Element: Codable
   {
-    guard let data else { return [] }
+    guard let data else { return ([], nil) }
     let elements: [Element]
+    var nextSequenceNumber: Int?
+    let read: [_JSONShape]?
     do {
-      elements = try JSONDecoder().decode([Element].self, from: data)
+      switch try? JSONDecoder().decode(_JSONShape.self, from: data) {
+      case .object(let fields):
+        if let field = fields.keys.sorted().first(where: {
+          !_SequencedContents<Element>.fields.contains($0)
+        }) {
+          throw StoreError(
+            .corrupt, path: path,
+            reason: "the file has the field '\(field)', which this version does not know, and "
+              + "saving would drop it; open it with the version that wrote it")
+        }
+        let contents = try JSONDecoder().decode(_SequencedContents<Element>.self, from: data)
+        guard contents.nextSequenceNumber >= 1 else {
+          throw StoreError(
+            .corrupt, path: path,
+            reason: "nextSequenceNumber is \(contents.nextSequenceNumber); it must be 1 or more")
+        }
+        elements = contents.elements
+        nextSequenceNumber = contents.nextSequenceNumber
+        if case .array(let shapes) = fields["elements"] { read = shapes } else { read = nil }
+      default:
+        elements = try JSONDecoder().decode([Element].self, from: data)
+        read = try? JSONDecoder().decode([_JSONShape].self, from: data)
+      }
+    } catch let error as StoreError {
+      throw error
     } catch {
       throw StoreError(.corrupt, path: path, reason: describe(error))
     }
@@ -279,25 +382,25 @@ public final class Store<Element: Identifiable> {
       throw StoreError(
         .corrupt, path: path, reason: "more than one element has the id \(element.id)")
     }
-    if let (index, field) = firstUnknownField(in: data, of: elements) {
+    if let read, let (index, field) = firstUnknownField(in: read, of: elements) {
       throw StoreError(
         .corrupt, path: path,
         reason: "element \(index + 1) (id \(elements[index].id)) has the field '\(field)', which "
           + "this version does not know, and saving would drop it; open it with the version "
           + "that wrote it")
     }
-    return elements
+    return (elements, nextSequenceNumber)
   }
 
-  /// The first field of a file's elements that encoding the decoded
-  /// elements again does not write, and its element's index: data that a
-  /// save would lose, such as a field a newer version of the app added.
-  nonisolated private static func firstUnknownField(in data: Data, of elements: [Element])
+  /// The first field of a file's elements (`read`, their shapes) that
+  /// encoding the decoded elements again does not write, and its element's
+  /// index: data that a save would lose, such as a field a newer version of
+  /// the app added.
+  nonisolated private static func firstUnknownField(in read: [_JSONShape], of elements: [Element])
     -> (index: Int, field: String)? where Element: Encodable
   {
     let decoder = JSONDecoder()
-    guard let read = try? decoder.decode([_JSONShape].self, from: data),
-      let encoded = try? JSONEncoder().encode(elements),
+    guard let encoded = try? JSONEncoder().encode(elements),
       let written = try? decoder.decode([_JSONShape].self, from: encoded)
     else { return nil }
     for (index, (element, saved)) in zip(read, written).enumerated() {

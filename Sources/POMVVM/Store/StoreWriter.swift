@@ -82,7 +82,7 @@ final class _StoreWriter<Element: Encodable & Sendable>: _StoreSaving, @unchecke
   private var report: (@Sendable (_SaveOutcome) -> Void)?
 
   // On `queue` only.
-  private var pending: (generation: Int, elements: [Element])?
+  private var pending: (generation: Int, elements: [Element], nextSequenceNumber: Int?)?
   private var isScheduled = false
   private var isClosed = false
   private var lastOutcome = _SaveOutcome(generation: 0, error: nil)
@@ -99,11 +99,12 @@ final class _StoreWriter<Element: Encodable & Sendable>: _StoreSaving, @unchecke
     queue.sync { self.report = report }
   }
 
-  /// Takes the contents after a change; they are written soon.
-  func submit(_ elements: [Element], generation: Int) {
+  /// Takes the contents after a change, with the store's sequence if it
+  /// keeps one; they are written soon.
+  func submit(_ elements: [Element], nextSequenceNumber: Int?, generation: Int) {
     queue.async { [self] in
       guard !isClosed else { return }
-      pending = (generation, elements)
+      pending = (generation, elements, nextSequenceNumber)
       guard !isScheduled else { return }
       isScheduled = true
       queue.asyncAfter(deadline: .now() + delay) { [self] in
@@ -134,11 +135,11 @@ final class _StoreWriter<Element: Encodable & Sendable>: _StoreSaving, @unchecke
 
   /// Writes the last snapshot taken, if it was not written yet.
   private func writePending() -> _SaveOutcome? {
-    guard !isClosed, let (generation, elements) = pending else { return nil }
+    guard !isClosed, let (generation, elements, nextSequenceNumber) = pending else { return nil }
     pending = nil
     writes += 1
     do throws(StoreError) {
-      try file.save(encode(elements))
+      try file.save(encode(elements, nextSequenceNumber: nextSequenceNumber))
       lastOutcome = _SaveOutcome(generation: generation, error: nil)
     } catch {
       lastOutcome = _SaveOutcome(generation: generation, error: error)
@@ -146,13 +147,33 @@ final class _StoreWriter<Element: Encodable & Sendable>: _StoreSaving, @unchecke
     return lastOutcome
   }
 
-  private func encode(_ elements: [Element]) throws(StoreError) -> Data {
+  /// The file's contents: the array of elements, or, for a store that
+  /// keeps a sequence, an object with the elements and the sequence's next
+  /// number.
+  private func encode(_ elements: [Element], nextSequenceNumber: Int?) throws(StoreError) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     do {
+      if let nextSequenceNumber {
+        return try encoder.encode(
+          _SequencedContents(elements: elements, nextSequenceNumber: nextSequenceNumber))
+      }
       return try encoder.encode(elements)
     } catch {
       throw StoreError(.unwritable, path: file.path, reason: "\(error)")
     }
   }
 }
+
+/// A store file that keeps a sequence: its elements, and the number the
+/// sequence hands out next.
+struct _SequencedContents<Element> {
+  var elements: [Element]
+  var nextSequenceNumber: Int
+
+  /// The fields of the file's top-level object.
+  static var fields: Set<String> { ["elements", "nextSequenceNumber"] }
+}
+
+extension _SequencedContents: Encodable where Element: Encodable {}
+extension _SequencedContents: Decodable where Element: Decodable {}

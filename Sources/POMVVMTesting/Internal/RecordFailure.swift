@@ -17,16 +17,14 @@ import XCTest
 func recordFailure(_ message: String, at location: CallerLocation) {
   #if canImport(Testing)
   if Test.current != nil {
-    Issue.record(
-      Comment(rawValue: message),
-      sourceLocation: SourceLocation(
-        fileID: "\(location.fileID)", filePath: "\(location.filePath)",
-        line: Int(location.line), column: Int(location.column)))
+    Issue.record(Comment(rawValue: message), sourceLocation: location.sourceLocation)
     return
   }
   #endif
   #if canImport(XCTest)
-  XCTFail(message, file: location.filePath, line: location.line)
+  // XCTFail takes static strings only: a forwarded location goes in the
+  // message.
+  XCTFail(message + location.forwardedSuffix, file: location.filePath, line: location.line)
   // Outside a test, XCTFail does nothing; say it rather than pass silently.
   if !isTestProcess {
     printFailure(message, at: location)
@@ -45,5 +43,43 @@ private let isTestProcess: Bool = {
 }()
 
 private func printFailure(_ message: String, at location: CallerLocation) {
-  print("\(location.filePath):\(location.line): error: \(message)")
+  print("\(location.reportedFilePath):\(location.reportedLine): error: \(message)")
+}
+
+extension CallerLocation {
+  /// `\n(at File.swift:12:5)` for a forwarded location, which XCTest
+  /// cannot point at; empty otherwise.
+  var forwardedSuffix: String {
+    guard let forwarded else { return "" }
+    return "\n(at \(forwarded.filePath):\(forwarded.line):\(forwarded.column))"
+  }
+
+  #if canImport(Testing)
+  /// Where Swift Testing shows the failures: the forwarded location, or
+  /// the static one.
+  var sourceLocation: SourceLocation {
+    if let forwarded {
+      return SourceLocation(
+        fileID: forwarded.fileID, filePath: forwarded.filePath, line: forwarded.line,
+        column: forwarded.column)
+    }
+    return SourceLocation(
+      fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+  }
+
+  /// A location that a helper forwarded as a `SourceLocation`.
+  ///
+  /// XCTest, which takes only static strings, reports at this function's
+  /// caller in POMVVMTesting, naming the forwarded location in the message.
+  init(
+    _ sourceLocation: SourceLocation, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(
+      fileID: fileID, filePath: filePath, line: line, column: column,
+      forwarded: ForwardedLocation(
+        fileID: sourceLocation.fileID, filePath: sourceLocation.filePath,
+        line: sourceLocation.line, column: sourceLocation.column))
+  }
+  #endif
 }

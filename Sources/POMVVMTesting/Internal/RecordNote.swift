@@ -8,14 +8,12 @@ import Testing
 func recordNote(_ message: String, at location: CallerLocation) {
   #if canImport(Testing)
   if Test.current != nil {
-    let sourceLocation = SourceLocation(
-      fileID: "\(location.fileID)", filePath: "\(location.filePath)",
-      line: Int(location.line), column: Int(location.column))
+    let sourceLocation = location.sourceLocation
     withKnownIssue("listed, not failed", sourceLocation: sourceLocation) {
       Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }
     return
   }
   #endif
-  print("\(location.filePath):\(location.line): note: \(message)")
+  print("\(location.reportedFilePath):\(location.reportedLine): note: \(message)")
 }

@@ -60,6 +60,38 @@ func recordedFailures(
   return log.all
 }
 
+/// Runs `body`, which is expected to fail, inside `withKnownIssue`, and
+/// returns where each issue it recorded was reported.
+@MainActor
+func recordedIssues(
+  sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void
+) -> [SourceLocation] {
+  let log = Mutex<[SourceLocation]>([])
+  withKnownIssue("not a bug: a failure reported on purpose", sourceLocation: sourceLocation) {
+    body()
+  } matching: { issue in
+    if let location = issue.sourceLocation { log.withLock { $0.append(location) } }
+    return true
+  }
+  return log.withLock { $0 }
+}
+
+/// Runs asynchronous `body`, which is expected to fail, inside
+/// `withKnownIssue`, and returns where each issue it recorded was reported.
+@MainActor
+func recordedIssues(
+  sourceLocation: SourceLocation = #_sourceLocation, _ body: () async -> Void
+) async -> [SourceLocation] {
+  let log = Mutex<[SourceLocation]>([])
+  await withKnownIssue("not a bug: a failure reported on purpose", sourceLocation: sourceLocation) {
+    await body()
+  } matching: { issue in
+    if let location = issue.sourceLocation { log.withLock { $0.append(location) } }
+    return true
+  }
+  return log.withLock { $0 }
+}
+
 extension [RecordedFailure] {
   /// The laws, in the order the failures were reported.
   var laws: [String] { map(\.law) }
