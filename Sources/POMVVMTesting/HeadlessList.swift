@@ -404,6 +404,19 @@ public enum ListRule: String, Hashable, Sendable, CaseIterable {
   case reloadData = "a reload change set reloads the data"
   /// Each step's index is valid when the step runs.
   case stepIndices = "each step's index is valid when it runs"
+  /// Section deletions and move sources are unique and within the old
+  /// section count, and no section is both; section insertions and move
+  /// destinations are unique and within the new count, and no section is
+  /// both. Checked by ``HeadlessSectionedList``.
+  case sectionIndices = "section indices are unique, in range and told one thing"
+  /// The new section count is the old count minus the deleted sections plus
+  /// the inserted ones.
+  case sectionCount = "the section count adds up"
+  /// No row operation names a section being deleted or inserted.
+  case rowsOfChangedSections = "no row operation names a section being deleted or inserted"
+  /// Every section that stays has the key the data source has at its new
+  /// index.
+  case sectionIdentities = "the sections after the update are the new sections"
 }
 
 /// A broken rule: which one, and the message UIKit would raise.

@@ -54,6 +54,18 @@ public final class ToDoListViewModel: ViewModel {
   /// unless a transaction names them. An undone change is saved like any other.
   public let history = UndoHistory()
 
+  /// Which items the list shows; the list's rows follow it at once.
+  public let filter: Observable<ToDoFilter>
+
+  /// The items the list shows: a live query of the store's items.
+  ///
+  /// It keeps the items ``filter`` shows, in the store's order (which puts
+  /// completed items last a moment after a toggle); a row's cell is the
+  /// store's own. Row
+  /// numbers of ``delete(row:)``, ``toggle(row:)`` and ``editor(row:)`` are
+  /// its rows.
+  public let visible: LiveQuery<ToDoItem>
+
   /// The list's asynchronous work: the delayed sort, under the id `"sort"`.
   public let effects = Effects()
 
@@ -72,6 +84,9 @@ public final class ToDoListViewModel: ViewModel {
   public init(store: Store<ToDoItem>, clock: some Clock<Duration> = ContinuousClock()) {
     sleep = { try await clock.sleep(for: $0) }
     self.store = store
+    let filter = Observable(ToDoFilter.all).labelled("filter")
+    self.filter = filter
+    visible = store.items.query(where: { filter.value.includes($0) }, reading: filter)
     itemCount = store.items.liveCount { _ in true }.labelled("item count")
     canAdd = itemCount.map { $0 < Self.limit }
     saveError = store.saveError.map { $0 }
@@ -131,10 +146,8 @@ public final class ToDoListViewModel: ViewModel {
   ///   exist.
   @discardableResult
   public func delete(row: Int) throws(ToDoRefusal) -> ToDoItem {
-    guard store.items.indices.contains(row - 1) else {
-      throw .noSuchRow(row, count: store.items.count)
-    }
-    return history.transaction("Delete") { store.items.remove(at: row - 1) }
+    let index = try index(ofRow: row)
+    return history.transaction("Delete") { store.items.remove(at: index) }
   }
 
   /// Marks the item at a row done, or not done.
@@ -149,12 +162,10 @@ public final class ToDoListViewModel: ViewModel {
   /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
   ///   exist.
   public func toggle(row: Int) throws(ToDoRefusal) {
-    guard store.items.indices.contains(row - 1) else {
-      throw .noSuchRow(row, count: store.items.count)
-    }
-    var item = store.items[row - 1]
+    let index = try index(ofRow: row)
+    var item = store.items[index]
     item.isCompleted.toggle()
-    history.transaction("Toggle") { store.items.replace(at: row - 1, with: item) }
+    history.transaction("Toggle") { store.items.replace(at: index, with: item) }
     effects.run(id: "sort", cancelInFlight: true) { [weak self, sleep] in
       try await sleep(Self.sortDelay)
       self?.sortCompletedLast()
@@ -177,11 +188,19 @@ public final class ToDoListViewModel: ViewModel {
   /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
   ///   exist.
   public func editor(row: Int) throws(ToDoRefusal) -> ToDoEditorViewModel {
-    guard store.items.indices.contains(row - 1),
-      let cell = store.items.cell(for: store.items[row - 1].id)
-    else {
-      throw .noSuchRow(row, count: store.items.count)
+    guard let cell = store.items.cell(for: store.items[try index(ofRow: row)].id) else {
+      throw .noSuchRow(row, count: visible.count)
     }
     return ToDoEditorViewModel(item: cell, in: store, history: history)
+  }
+
+  /// The store's index of the item at a displayed row.
+  private func index(ofRow row: Int) throws(ToDoRefusal) -> Int {
+    guard row >= 1 && row <= visible.count,
+      let index = store.items.index(id: visible.id(at: row - 1))
+    else {
+      throw .noSuchRow(row, count: visible.count)
+    }
+    return index
   }
 }

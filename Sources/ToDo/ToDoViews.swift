@@ -9,8 +9,10 @@ import POMVVM
 /// Last change: insert [1]
 /// ```
 ///
-/// The rows render through a ``POMVVM/ListAdapter``: each update patches
-/// the titles it touches, and nothing else.
+/// The rows are the list's ``ToDoListViewModel/visible`` query, rendered
+/// through a ``POMVVM/ListAdapter``: each update patches the titles it
+/// touches, and nothing else. Under a filter other than `all`, the header
+/// says so: `To-do (2 of 10, add: enabled), showing active`.
 @MainActor
 public final class ToDoListView: BindableView, ListView {
   /// The list the view shows.
@@ -32,20 +34,26 @@ public final class ToDoListView: BindableView, ListView {
   /// Creates an unbound view.
   public init() {}
 
-  /// Follows the store's items, the count and the last change.
+  /// Follows the items the filter shows, the count, the filter and the
+  /// last change.
   ///
   /// - Parameter viewModel: The list's view model.
   /// - Returns: The binding tokens.
   public func makeBindings(to viewModel: ToDoListViewModel) -> [any SubscriptionToken] {
-    let heading = { (count: Int, canAdd: Bool) in
+    let heading = { (count: Int, canAdd: Bool, filter: ToDoFilter) in
       "To-do (\(count) of \(ToDoListViewModel.limit), add: \(canAdd ? "enabled" : "disabled"))"
+        + (filter == .all ? "" : ", showing \(filter)")
     }
-    let initial = heading(viewModel.itemCount.value, viewModel.canAdd.value)
+    let initial = heading(
+      viewModel.itemCount.value, viewModel.canAdd.value, viewModel.filter.value)
     return [
-      combine(.every, viewModel.itemCount, viewModel.canAdd, initial: initial, transform: heading)
-        .bind(to: header),
+      combine(
+        .every, viewModel.itemCount, viewModel.canAdd, viewModel.filter, initial: initial,
+        transform: heading
+      )
+      .bind(to: header),
       viewModel.lastChange.map { "Last change: \($0)" }.bind(to: lastChange),
-      ListAdapter(viewModel.store.items, view: self),
+      ListAdapter(viewModel.visible, view: self),
     ]
   }
 

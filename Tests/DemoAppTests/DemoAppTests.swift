@@ -15,7 +15,7 @@ private func screen(_ top: String, help: String) -> String {
 /// The list's help, naming the steps undo and redo would take.
 private func listHelp(undo: String? = nil, redo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "space toggle", "enter open", "a add", "d delete"]
+    ["↑/↓ move", "space toggle", "enter open", "a add", "d delete", "/ search", "g group"]
       + undoKeys(undo: undo, redo: redo) + ["q quit", "^G graph"])
 }
 
@@ -186,11 +186,12 @@ struct DemoAppTests {
     #expect(
       terminal.rowsWritten == [
         Array(0..<24),  // the first frame: the whole screen
-        [1, 22],  // "a": the first row replaces the hint; the help says "u undo: Add"
+        // "a": the first row replaces the hint; the help (two rows) says "u undo: Add"
+        [1, 22, 23],
         [2],  // "a": row 1 looks the same (a new item, selected); row 2 is new
         [3],  // "a": likewise
         [1, 2],  // "j": the selection moves from row 1 to row 2
-        [0, 2, 22, 23],  // space: the header's count, the toggled row, "u undo: Toggle"
+        [0, 2, 23],  // space: the header's count, the toggled row, "u undo: Toggle"
         [1, 2],  // "k": the selection moves back
         [0, 1, 2, 3, 22, 23],  // enter: the detail's four lines and its help
         [3],  // space: the switch (the help still says "u undo: Toggle")
@@ -216,8 +217,8 @@ struct DemoAppTests {
         > 1. [ ] 漢字👍 漢字👍 漢字👍 漢字👍 漢…
 
         ↑/↓ move  space toggle  enter open
-        a add  d delete  u undo: Rename  U redo
-        q quit  ^G graph
+        a add  d delete  / search  g group
+        u undo: Rename  U redo  q quit  ^G graph
         """, "the help line wraps rather than being cut at 40 columns")
   }
 

@@ -52,7 +52,7 @@ struct InteractiveShellTests {
     #expect(
       frame.lines.map(\.text) == [
         "Items (open switches: 0)", "> 1. [ ] 2026-11-21 10:00:00 +0000",
-        "  2. [ ] 2026-11-21 10:00:00 +0000", "u undo: Add  U redo", "q quit  ^G graph",
+        "  2. [ ] 2026-11-21 10:00:00 +0000", "U redo  q quit", "^G graph",
       ])
   }
 

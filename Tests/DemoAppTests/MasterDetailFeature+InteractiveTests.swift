@@ -166,3 +166,56 @@ struct MasterDetailInteractiveTests {
       body(width: 30).split(separator: "\n")[2] == "  Text:   abcdefghijabcdefghi… |underline")
   }
 }
+
+/// Searching and grouping from the keyboard.
+@MainActor
+@Suite("Master-Detail search and grouping in interactive mode")
+struct MasterDetailSearchInteractiveTests {
+  private let feature = MasterDetailFeature(
+    environment: FeatureEnvironment(now: { Date(timeIntervalSince1970: 1_795_255_200) }))
+
+  private func body(width: Int = 40, height: Int = 8) -> String {
+    feature.renderedBody(width: width, height: height)
+  }
+
+  @Test func slashSearchesAsYouTypeAndEscClears() throws {
+    for text in ["first", "second", "fir tree"] {
+      try feature.perform(ScriptCommand(word: "add", argument: text))
+    }
+    feature.press([.character("/"), .character("F"), .character("I")])
+    #expect(
+      body() == """
+        Items (open switches: 0) |bold
+          Search: FI |underline
+          1. [ ] fir tree |accent
+          2. [ ] first |accent
+        cursor at 1,12
+        """)
+    feature.press([.enter])
+    #expect(
+      feature.lines == [
+        "Items (open switches: 0)", "  Search: FI", "  1. [ ] fir tree", "  2. [ ] first",
+      ])
+    feature.press([.character("/"), .escape])
+    #expect(feature.lines.count == 4)
+    #expect(feature.lines[1] == "  1. [ ] fir tree")
+  }
+
+  @Test func gGroupsBySwitchStateAndARowToggledOnTheDetailMoves() throws {
+    for text in ["first", "second"] {
+      try feature.perform(ScriptCommand(word: "add", argument: text))
+    }
+    feature.press([.character("g")])
+    #expect(
+      feature.lines == ["Items (open switches: 0)", "Off", "  1. [ ] second", "  2. [ ] first"])
+    feature.press([.enter, .character(" ")])
+    #expect(feature.currentScreen.name == "detail")
+    feature.press([.escape])
+    #expect(
+      feature.lines == [
+        "Items (open switches: 1)", "Off", "  1. [ ] first", "On", "  2. [x] second",
+      ])
+    feature.press([.character("g")])
+    #expect(feature.lines == ["Items (open switches: 1)", "  1. [x] second", "  2. [ ] first"])
+  }
+}

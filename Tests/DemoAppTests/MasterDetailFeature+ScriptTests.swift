@@ -186,6 +186,72 @@ struct MasterDetailScriptTests {
             """))
   }
 
+  /// Grouped, a row toggled on the detail moves to the other section while
+  /// the detail stays open and takes edits; a search shows what matches, the
+  /// typed text made visible.
+  @Test func groupAndSearchFollowTheDetailsEdits() async {
+    #expect(
+      await runScript(
+        """
+        add first
+        add second
+        add Fir tree
+        toggle 1
+        group on
+        render
+        open 1
+        toggle
+        text second!
+        render
+        back
+        render
+        search FIR
+        render
+        search
+        group off
+        search \u{1B}[31mred
+        render
+        group maybe
+        """, arguments: fixedClock + ["--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            Items (open switches: 1)
+            Off
+              1. [ ] second
+              2. [ ] first
+            On
+              3. [x] Fir tree
+
+            Detail
+              Date:   2026-11-21 10:00:00 +0000
+              Text:   second!
+              Switch: [x]
+
+            Items (open switches: 2)
+            Off
+              1. [ ] first
+            On
+              2. [x] Fir tree
+              3. [x] second!
+
+            Items (open switches: 2)
+              Search: FIR
+            Off
+              1. [ ] first
+            On
+              2. [x] Fir tree
+
+            Items (open switches: 2)
+              Search: \\u{1B}[31mred
+
+            """,
+          error: """
+            error: group takes 'on' or 'off', got 'maybe': use 'group on' or 'group off'
+
+            """))
+  }
+
   @Test func badCommandsOnTheListSayWhatIsAcceptedAndChangeNothing() async {
     #expect(
       await runScript(
@@ -214,7 +280,7 @@ struct MasterDetailScriptTests {
 
             """,
           error: """
-            error: unknown command 'frob'; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'frob'; on the list screen use: add [TEXT], toggle N, open N, delete N, search [TEXT], group on|off, undo, redo, render, graph [dot], trace on|off, help, quit
             error: row 1 is out of range: the list is empty
             error: open needs a row number: open N (the list is empty)
             error: toggle needs a row number: toggle N (1-1)
@@ -223,10 +289,10 @@ struct MasterDetailScriptTests {
             error: row 2 is out of range: rows 1-1
             error: row 0 is out of range: rows 1-1
             error: row -1 is out of range: rows 1-1
-            error: 'on' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
-            error: 'text' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
-            error: 'back' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
-            error: unknown command 'Add'; on the list screen use: add [TEXT], toggle N, open N, delete N, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: 'on' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, search [TEXT], group on|off, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: 'text' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, search [TEXT], group on|off, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: 'back' is a detail command; on the list screen use: add [TEXT], toggle N, open N, delete N, search [TEXT], group on|off, undo, redo, render, graph [dot], trace on|off, help, quit
+            error: unknown command 'Add'; on the list screen use: add [TEXT], toggle N, open N, delete N, search [TEXT], group on|off, undo, redo, render, graph [dot], trace on|off, help, quit
             error: render takes no argument, got 'now': use 'render' alone
 
             """))
@@ -285,17 +351,19 @@ struct MasterDetailScriptTests {
           status: 0,
           output: """
             Commands on the list screen:
-              add [TEXT]    insert an item at the top; TEXT defaults to the clock's date
-              toggle N      turn the switch of row N on or off
-              open N        show row N on the detail screen
-              delete N      delete row N
-              undo          take back the last change
-              redo          make the change taken back last again
-              render        print the screen
-              graph [dot]   print the screen's live binding graph (dot: for Graphviz)
-              trace on|off  print every step of the propagations of later commands
-              help          print the commands of this screen
-              quit          end the script
+              add [TEXT]     insert an item at the top; TEXT defaults to the clock's date
+              toggle N       turn the switch of row N on or off
+              open N         show row N on the detail screen
+              delete N       delete row N
+              search [TEXT]  show the items whose text contains TEXT; none: every item
+              group on|off   group the items by switch state, or not
+              undo           take back the last change
+              redo           make the change taken back last again
+              render         print the screen
+              graph [dot]    print the screen's live binding graph (dot: for Graphviz)
+              trace on|off   print every step of the propagations of later commands
+              help           print the commands of this screen
+              quit           end the script
 
             Commands on the detail screen:
               on            turn the switch on

@@ -16,14 +16,15 @@ private func screen(_ top: String, help: String) -> String {
 /// The list's help, naming the step undo would take.
 private func listHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "space toggle", "a add", "d delete"] + undoKeys(undo: undo)
+    ["↑/↓ move", "enter open", "space toggle", "f filter", "a add", "d delete"]
+      + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }
 
 /// The full list's help, naming the step undo would take.
 private func fullListHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "space toggle", "a add (full)", "d delete"]
+    ["↑/↓ move", "enter open", "space toggle", "f filter", "a add (full)", "d delete"]
       + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }
@@ -223,6 +224,30 @@ struct ToDoFrameTests {
     _ keys: Key..., sourceLocation: SourceLocation = #_sourceLocation
   ) {
     feature.press(keys, sourceLocation: sourceLocation)
+  }
+
+  @Test func fCyclesTheFilterAndTheRowsAreTheFiltersRows() {
+    press(.character(" "), .character("f"))
+    #expect(
+      body() == """
+        To-do (2 of 10, add: enabled), showing active |bold
+        > 1. ToDo Item 2 |reverse
+        Last change: update [0] |dim
+        """)
+    press(.character("f"))
+    #expect(
+      body() == """
+        To-do (2 of 10, add: enabled), showing completed |bold
+        > 1. ToDo Item 1 (done) |reverse
+        Last change: update [0] |dim
+        """)
+    press(.character("d"), .character("f"))
+    #expect(
+      body() == """
+        To-do (1 of 10, add: enabled) |bold
+        > 1. ToDo Item 2 |reverse
+        Last change: remove [0] |dim
+        """)
   }
 
   @Test func theSelectionIsReversedAndTheEditorShowsTheCursor() {

@@ -2,7 +2,7 @@ import DemoApp
 import Testing
 
 private let listUsage =
-  "add [TITLE], delete N, open N, toggle N, wait DURATION, undo, redo, render, graph [dot], "
+  "add [TITLE], delete N, open N, toggle N, filter WHICH, wait DURATION, undo, redo, render, graph [dot], "
   + "trace on|off, help, quit"
 private let detailUsage =
   "title TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit"
@@ -244,6 +244,50 @@ struct ToDoScriptTests {
             + "Last change: update [1]\n"))
   }
 
+  @Test func filterShowsAllActiveOrCompletedAndRowNumbersAreTheRowsShown() async {
+    #expect(
+      await runScript(
+        """
+        toggle 1
+        filter active
+        render
+        add c
+        filter completed
+        render
+        open 1
+        title A!
+        back
+        filter all
+        wait 1s
+        render
+        filter x
+        filter
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            To-do (2 of 10, add: enabled), showing active
+              1. ToDo Item 2
+            Last change: update [0]
+
+            To-do (3 of 10, add: enabled), showing completed
+              1. ToDo Item 1 (done)
+            Last change: insert [2]
+
+            To-do (3 of 10, add: enabled)
+              1. ToDo Item 2
+              2. c
+              3. A! (done)
+            Last change: move [0->2]
+
+            """,
+          error: """
+            error: 'x' is not a filter: use filter all, filter active or filter completed
+            error: filter needs a filter: use filter all, filter active or filter completed
+
+            """))
+  }
+
   @Test func helpListsTheCommandsOfTheScreenShowing() async {
     #expect(
       await runScript(
@@ -260,6 +304,7 @@ struct ToDoScriptTests {
               delete N       delete row N
               open N         show row N on the detail screen, to edit it
               toggle N       mark row N done or not; done items sort last 1s after
+              filter WHICH   show all items, the active ones (not done), or the completed
               wait DURATION  let time pass (virtual in a script): 300ms, 1s
               undo           take back the last change
               redo           make the change taken back last again

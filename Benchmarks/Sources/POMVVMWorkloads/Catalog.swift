@@ -6,6 +6,7 @@ import POMVVM
 /// and the package-benchmark suite (`KitBenchmarks`) both run these.
 package let catalog: [Comparison] =
   arrayComparisons + cellComparisons + memoryComparisons + listComparisons + timeComparisons
+  + queryComparisons + sectionedListComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"
@@ -222,4 +223,51 @@ private let memoryComparisons: [Comparison] = [
   Comparison(
     "memory/cell + observer capturing two values", measure: .bytes, target: .none,
     baselineName: "", maxBatch: 100_000, kit: { kitCellWithObserver(2) }, baseline: nil),
+]
+
+private let queryComparisons: [Comparison] = [
+  Comparison(
+    "query/toggle across sections, sectioned query + batch observer, n = 100,000",
+    target: .ratioAtMost(2), baselineName: "the same at n = 1,000",
+    kit: { kitQueryToggle(size: 100_000, query: true) },
+    baseline: { kitQueryToggle(size: 1_000, query: true) }),
+  Comparison(
+    "query/toggle across sections, sectioned query + batch observer, vs no query, n = 100,000",
+    target: .ratioAtMost(3), baselineName: "the same toggle, a ListAdapter over the array",
+    kit: { kitQueryToggle(size: 100_000, query: true) },
+    baseline: { kitQueryToggle(size: 100_000, query: false) }),
+  Comparison(
+    "query/one toggle in a filtered sorted query, n = 100,000", target: .kitFaster(1),
+    baselineName: "re-filter + re-sort + identity diff on every change", perSample: 1,
+    kit: { kitFlatQueryToggle(size: 100_000) },
+    baseline: { handRequeryToggle(size: 100_000) }),
+  Comparison(
+    "query/new predicate, filtered and sorted, n = 100,000", target: .ratioAtMost(2),
+    baselineName: "filter + sorted of the same array", perSample: 1,
+    kit: { kitNewPredicate(size: 100_000) }, baseline: { handNewPredicate(size: 100_000) }),
+  Comparison(
+    "memory/bytes per row of a sorted LiveQuery", measure: .bytes, target: .bytesAtMost(48),
+    baselineName: "", maxBatch: 100_000, kit: { QueryAllocation(sectioned: false) }, baseline: nil),
+  Comparison(
+    "memory/bytes per row of a sorted SectionedQuery", measure: .bytes, target: .bytesAtMost(48),
+    baselineName: "", maxBatch: 100_000, kit: { QueryAllocation(sectioned: true) }, baseline: nil),
+]
+
+/// A sectioned query driving a view through a `SectionedListAdapter`.
+private let sectionedListComparisons: [Comparison] = [
+  Comparison(
+    "query/edit in place, sectioned query + SectionedListAdapter, n = 100,000",
+    target: .ratioAtMost(2), baselineName: "the same at n = 1,000",
+    kit: { kitSectionedAdapterEdit(size: 100_000, across: false) },
+    baseline: { kitSectionedAdapterEdit(size: 1_000, across: false) }),
+  Comparison(
+    "query/edit in place, sectioned query + SectionedListAdapter, vs no query, n = 100,000",
+    target: .ratioAtMost(3), baselineName: "the same edit, a ListAdapter over the array",
+    kit: { kitSectionedAdapterEdit(size: 100_000, across: false) },
+    baseline: { kitPlainAdapterEdit(size: 100_000, across: false) }),
+  Comparison(
+    "query/toggle across sections, sectioned query + SectionedListAdapter, n = 100,000",
+    target: .none, baselineName: "the same at n = 1,000",
+    kit: { kitSectionedAdapterEdit(size: 100_000, across: true) },
+    baseline: { kitSectionedAdapterEdit(size: 1_000, across: true) }),
 ]

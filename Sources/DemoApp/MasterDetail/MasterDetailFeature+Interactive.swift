@@ -8,7 +8,10 @@ extension MasterDetailFeature {
     let historyKeys = HistoryCommand.keyHelp(for: history)
     switch screen {
     case .list:
-      return "↑/↓ move  space toggle  enter open  a add  d delete  \(historyKeys)  q quit"
+      return "↑/↓ move  space toggle  enter open  a add  d delete  / search  g group  "
+        + "\(historyKeys)  q quit"
+    case .list where searchEditor != nil:
+      return "enter done  esc clear  ←/→ move  backspace erase  ctrl-u clear"
     case .detail where editor != nil:
       return LineEditor.keyHelp
     case .detail:
@@ -35,21 +38,38 @@ extension MasterDetailFeature {
 
   private func listBody(size: TerminalSize) -> Frame {
     var lines = [Frame.Line(list.header.title.value, style: .bold)]
-    guard rowCount > 0 else {
-      lines.append(Frame.Line("  No items yet: press a to add one.", style: .dim))
-      return Frame(lines: lines)
+    var cursorPosition: Position?
+    if let searchEditor {
+      let label = "  Search: "
+      let field = searchEditor.visible(inWidth: size.width - label.count)
+      cursorPosition = Position(row: lines.count, column: label.count + field.cursorColumn)
+      lines.append(Frame.Line(label + field.text, style: .underline))
+    } else if let search = list.searchLine {
+      lines.append(Frame.Line(search, style: .dim))
     }
-    for index in cursor.window(rowCount: rowCount, capacity: size.height - 1) {
+    guard rowCount > 0 else {
+      let empty =
+        master.searchText.value.isEmpty
+        ? "  No items yet: press a to add one." : "  No items match the search."
+      lines.append(Frame.Line(empty, style: .dim))
+      return Frame(lines: lines, cursor: cursorPosition)
+    }
+    let sections = list.sectionKeys?.count ?? 0
+    let capacity = size.height - lines.count - sections
+    for index in cursor.window(rowCount: rowCount, capacity: capacity) {
+      if let title = list.sectionTitle(beforeRow: index) {
+        lines.append(Frame.Line(title, style: .bold))
+      }
       var style = Self.style(for: list.rows[index].style)
       var text = list.line(forRow: index)
-      if index == cursor.row {
+      if index == cursor.row && searchEditor == nil {
         // The line starts with two spaces of indentation: mark it there.
         text = ">" + text.dropFirst()
         style.insert(.reverse)
       }
       lines.append(Frame.Line(text, style: style))
     }
-    return Frame(lines: lines)
+    return Frame(lines: lines, cursor: cursorPosition)
   }
 
   private func detailBody(size: TerminalSize) -> Frame {
@@ -84,6 +104,10 @@ extension MasterDetailFeature {
       edit(with: key)
       return .continue
     }
+    if searchEditor != nil {
+      search(with: key)
+      return .continue
+    }
     if key == .character("q") { return .quit }
     if handleHistoryKey(key) { return .continue }
     switch screen {
@@ -106,10 +130,15 @@ extension MasterDetailFeature {
       master.insertNowDate(text: nil)
       cursor.row = 0
     case .character("d"):
-      if list.rows.indices.contains(cursor.row) {
-        master.delete(at: cursor.row)
+      if list.rows.indices.contains(cursor.row), let id = list.rows[cursor.row].viewModel?.id {
+        master.delete(id: id)
         cursor.clamp(toRowCount: rowCount)
       }
+    case .character("/"):
+      searchEditor = LineEditor(text: master.searchText.value)
+    case .character("g"):
+      master.isGrouped.value.toggle()
+      cursor.clamp(toRowCount: rowCount)
     default:
       break
     }
@@ -129,6 +158,24 @@ extension MasterDetailFeature {
     default:
       break
     }
+  }
+
+  /// Edits the search text: the list follows every keystroke; enter keeps
+  /// the text, esc clears it.
+  private func search(with key: Key) {
+    guard var editing = searchEditor else { return }
+    switch editing.handle(key) {
+    case .editing:
+      searchEditor = editing
+      master.searchText.value = editing.text
+    case .committed(let text):
+      searchEditor = nil
+      master.searchText.value = text
+    case .cancelled:
+      searchEditor = nil
+      master.searchText.value = ""
+    }
+    cursor.clamp(toRowCount: rowCount)
   }
 
   private func edit(with key: Key) {

@@ -4,7 +4,8 @@ extension MasterDetailFeature {
   /// Performs a command of the list or the detail screen.
   ///
   /// List: `add [TEXT]`, `toggle N`, `open N`, `delete N`, rows numbered
-  /// from 1 as displayed. Detail: `on`, `off`, `toggle`, `text TEXT`,
+  /// from 1 as displayed across sections, `search [TEXT]` (everything after
+  /// the first space; nothing shows every item), `group on|off`. Detail: `on`, `off`, `toggle`, `text TEXT`,
   /// `delete` (then back to the list), `back`. Both: `undo`, `redo`.
   ///
   /// - Parameter command: A command the current screen lists.
@@ -31,7 +32,21 @@ extension MasterDetailFeature {
       open(row: row - 1)
     case "delete":
       let row = try command.rowNumber(usage: "delete N", rowCount: rowCount)
-      master.delete(at: row - 1)
+      if let id = list.rows[row - 1].viewModel?.id { master.delete(id: id) }
+    case "search":
+      // Everything after the first space, exactly; nothing clears it.
+      master.searchText.value = command.argument ?? ""
+      cursor.clamp(toRowCount: rowCount)
+    case "group":
+      switch command.trimmedArgument {
+      case "on": master.isGrouped.value = true
+      case "off": master.isGrouped.value = false
+      case let other:
+        throw ScriptError(
+          "group takes 'on' or 'off', got \(other.map { "'\($0)'" } ?? "nothing"): "
+            + "use 'group on' or 'group off'")
+      }
+      cursor.clamp(toRowCount: rowCount)
     default:
       throw .unknownCommand(command.word, on: currentScreen)
     }

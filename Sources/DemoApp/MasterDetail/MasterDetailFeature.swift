@@ -29,6 +29,8 @@ public final class MasterDetailFeature: DemoFeature {
       CommandHelp("toggle N", "turn the switch of row N on or off"),
       CommandHelp("open N", "show row N on the detail screen"),
       CommandHelp("delete N", "delete row N"),
+      CommandHelp("search [TEXT]", "show the items whose text contains TEXT; none: every item"),
+      CommandHelp("group on|off", "group the items by switch state, or not"),
       undoHelp, redoHelp,
     ])
 
@@ -70,6 +72,8 @@ public final class MasterDetailFeature: DemoFeature {
   // being edited on the detail screen.
   var cursor = ListCursor()
   var editor: LineEditor?
+  /// The search text being typed on the list screen.
+  var searchEditor: LineEditor?
 
   /// Brings the detail back to its item when an undo or redo puts the item
   /// back in the list.

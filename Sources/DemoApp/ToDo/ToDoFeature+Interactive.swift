@@ -10,7 +10,8 @@ extension ToDoFeature {
     switch screen {
     case .list:
       let add = list.canAdd.value ? "a add" : "a add (full)"
-      return "↑/↓ move  enter open  space toggle  \(add)  d delete  \(historyKeys)  q quit"
+      return "↑/↓ move  enter open  space toggle  f filter  \(add)  d delete  "
+        + "\(historyKeys)  q quit"
     case .detail where editor != nil:
       return LineEditor.keyHelp
     case .detail:
@@ -117,6 +118,9 @@ extension ToDoFeature {
     case .character(" "):
       guard rowCount > 0 else { return }
       _ = try? list.toggle(row: cursor.row + 1)
+    case .character("f"):
+      list.filter.value = list.filter.value.next
+      cursor.clamp(toRowCount: rowCount)
     case .character("d"):
       guard rowCount > 0 else { return }
       _ = try? list.delete(row: cursor.row + 1)

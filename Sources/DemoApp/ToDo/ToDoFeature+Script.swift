@@ -6,8 +6,8 @@ extension ToDoFeature {
   ///
   /// List: `add [TITLE]` (at the end; without a title the view model names
   /// it `ToDo Item N`), `delete N`, `open N`, `toggle N` (done or not;
-  /// completed items sort last after `wait 1s`), rows numbered from 1 as
-  /// displayed. Detail: `title TEXT` (everything after the first space,
+  /// completed items sort last after `wait 1s`), `filter all|active|completed`
+  /// (which rows show), rows numbered from 1 as displayed. Detail: `title TEXT` (everything after the first space,
   /// exactly), `delete` (then back to the list), `back`. Both: `undo`,
   /// `redo`, saved like any other change.
   ///
@@ -60,6 +60,16 @@ extension ToDoFeature {
       } catch {
         throw ScriptError(error.description)
       }
+    case "filter":
+      let usage = "filter all, filter active or filter completed"
+      guard let name = command.trimmedArgument else {
+        throw ScriptError("filter needs a filter: use \(usage)")
+      }
+      guard let filter = ToDoFilter(rawValue: name) else {
+        throw ScriptError("'\(name)' is not a filter: use \(usage)")
+      }
+      list.filter.value = filter
+      cursor.clamp(toRowCount: rowCount)
     case "toggle":
       let row = try command.rowNumber(usage: "toggle N", rowCount: rowCount)
       var refusal: ToDoRefusal?

@@ -56,6 +56,7 @@ public final class ToDoFeature: DemoFeature {
       CommandHelp("delete N", "delete row N"),
       CommandHelp("open N", "show row N on the detail screen, to edit it"),
       CommandHelp("toggle N", "mark row N done or not; done items sort last 1s after"),
+      CommandHelp("filter WHICH", "show all items, the active ones (not done), or the completed"),
       CommandHelp("wait DURATION", "let time pass (virtual in a script): 300ms, 1s"),
       undoHelp, redoHelp,
     ])

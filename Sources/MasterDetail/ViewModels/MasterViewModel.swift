@@ -25,6 +25,15 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   /// unless a transaction names them.
   public let history = UndoHistory()
 
+  /// The text the list searches for; empty shows every item.
+  ///
+  /// An item matches when its text contains it, ignoring case.
+  public let searchText: Observable<String>
+
+  /// Whether the list groups its items by switch state, in an Off and an
+  /// On section.
+  public let isGrouped = Observable(false)
+
   private let clock: () -> Date
   private var nextID: Int
 
@@ -36,6 +45,7 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   public init(items: [Item] = [], clock: @escaping () -> Date = Date.init) {
     self.items = ObservableArray(items)
     self.clock = clock
+    searchText = Observable("").labelled("search text")
     openSwitchCount = self.items.liveCount(where: \.on).labelled("open switches")
     nextID = (items.map(\.id).max() ?? 0) + 1
     history.track(self.items, actionName: "Edit")
@@ -97,5 +107,36 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   public func detailViewModel(for id: Item.ID) -> DetailViewModel? {
     guard let cell = items.cell(for: id) else { return nil }
     return DetailViewModel(item: cell, in: items, history: history)
+  }
+
+  /// A live query of the items that match ``searchText``, in the array's
+  /// order; it filters again, in one change, when the text changes.
+  ///
+  /// - Returns: The query; it lives as long as you hold it.
+  /// - Complexity: O(*n* log *n*) to make.
+  public func searchResults() -> LiveQuery<Item> {
+    let searchText = searchText
+    return items.query(
+      where: {
+        searchText.value.isEmpty || $0.text.localizedCaseInsensitiveContains(searchText.value)
+      },
+      reading: searchText)
+  }
+
+  /// A live query of the items that match ``searchText``, grouped by switch
+  /// state.
+  ///
+  /// An Off and an On section, each in the array's order; a toggled item
+  /// moves to the other section.
+  ///
+  /// - Returns: The query; it lives as long as you hold it.
+  /// - Complexity: O(*n* log *n*) to make.
+  public func groupedBySwitch() -> SectionedQuery<SwitchSection, Item> {
+    let searchText = searchText
+    return items.query(
+      where: {
+        searchText.value.isEmpty || $0.text.localizedCaseInsensitiveContains(searchText.value)
+      },
+      sectionedBy: SwitchSection.init, reading: searchText)
   }
 }

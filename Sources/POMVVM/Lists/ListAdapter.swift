@@ -70,6 +70,21 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   @usableFromInline
   @exclusivity(unchecked)
   var _isApplying = false
+  /// The query the adapter follows, if it was made with one; `_array` is
+  /// then `nil`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _query: LiveQuery<Element>?
+  /// The number of the array's last change when the adapter read the query
+  /// in the middle of one of its deliveries; `nil` otherwise.
+  ///
+  /// Until the
+  /// array delivers a later change, a change the query delivers may be one
+  /// the ids show already, so each is diffed against the query rather than
+  /// followed.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _queryAheadOf: UInt64?
 
   /// Starts keeping a view in step with an array: the view is reloaded with
   /// the array's rows as soon as it can take an update.
@@ -100,6 +115,38 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     updateIfNeeded()
   }
 
+  /// Starts keeping a view in step with a live query, exactly as with an
+  /// array: the view is reloaded with the query's rows as soon as it can
+  /// take an update, then patched with every change the query publishes.
+  ///
+  /// ```swift
+  /// let active = items.query(where: { !$0.done })
+  /// bag.insert(ListAdapter(active, view: self))
+  /// ```
+  ///
+  /// An edit that keeps its row in place costs O(log *n*): the update's
+  /// ``ListUpdate/elements`` are made only if the view reads them.
+  ///
+  /// - Parameters:
+  ///   - query: The query whose rows the view shows.
+  ///   - view: The view; the adapter holds it weakly.
+  ///   - fileID: Where the adapter is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the adapter is made; by default, the caller's line.
+  /// - Complexity: O(*n*) for the first update.
+  public init(
+    _ query: LiveQuery<Element>, view: View, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    _query = query
+    _view = view
+    _reflected = 0
+    _subscription = query.observeChanges { [weak self] change in
+      self?._receive(fromQuery: change)
+    }
+    _subscription?._setOrigin(fileID: fileID, line: line)
+    updateIfNeeded()
+  }
+
   /// Whether changes wait for the view to be ready.
   ///
   /// - Complexity: O(1).
@@ -121,6 +168,10 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
   ///   otherwise.
   @inlinable
   public func updateIfNeeded() {
+    if _query != nil {
+      _updateFromQueryIfNeeded()
+      return
+    }
     guard var waiting = _pending, !_isApplying, let array = _array, let view = _view,
       view.canUpdateRows
     else {
@@ -172,6 +223,8 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     _subscription?.cancel()
     _subscription = nil
     _array = nil
+    _query = nil
+    _queryAheadOf = nil
     _pending = nil
   }
 
@@ -244,6 +297,61 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
       _ids.insert(id, at: index)
     }
     return true
+  }
+
+  /// ``updateIfNeeded()`` for an adapter that follows a query.
+  @usableFromInline
+  func _updateFromQueryIfNeeded() {
+    guard let waiting = _pending, !_isApplying, let query = _query, let view = _view,
+      view.canUpdateRows
+    else {
+      return
+    }
+    _pending = nil
+    if query._observers._depth > 0 {
+      // The query may have changed again since the change it delivers, and
+      // this adapter may have yet to receive that change: the rows read
+      // now are ahead of the changes still to come.
+      let sequence = query.array._changeSequence
+      _queryAheadOf = Swift.min(_queryAheadOf ?? sequence, sequence)
+    } else {
+      _queryAheadOf = nil
+    }
+    let elements = query.elements
+    let (newIDs, changes) = Self._changes(
+      from: _ids, to: elements, changed: waiting.changed, reload: waiting.needsReload)
+    _ids = newIDs
+    guard !changes.isEmpty else { return }
+    _perform(ListUpdate(changes: changes, ids: newIDs, elements: elements), on: view)
+  }
+
+  /// Takes one change of the query.
+  func _receive(fromQuery change: ArrayChange<Element>) {
+    if let mark = _queryAheadOf, let array = _query?.array {
+      if array._isDelivering && array._deliveringSequence > mark {
+        // A change of the array made after the adapter read the query:
+        // every change of the query from now on is new to it.
+        _queryAheadOf = nil
+      } else {
+        // Perhaps shown already, perhaps not: diff against the query, with
+        // the rows this change touched counted as changed.
+        _note(change)
+        updateIfNeeded()
+        return
+      }
+    }
+    guard _pending == nil, !_isApplying, let view = _view, view.canUpdateRows else {
+      _note(change)
+      updateIfNeeded()
+      return
+    }
+    guard _follow(change.changeSet), _ids.count == change._newCount else {
+      // The ids were not those the change starts from: start over.
+      _pending = _PendingRows(needsReload: true)
+      updateIfNeeded()
+      return
+    }
+    _perform(ListUpdate(change, ids: _ids), on: view)
   }
 
   /// Notes a change the view cannot take now.

@@ -40,7 +40,21 @@ public struct ListUpdate<Element: Identifiable> {
   /// Read the rows you insert or redraw from here while you apply the
   /// update. Keeping the array past the update makes the
   /// ``ObservableArray`` copy its storage at its next change: keep ``ids``.
-  public let elements: [Element]
+  ///
+  /// - Complexity: O(1) for an update from an array; from a ``LiveQuery``,
+  ///   O(*n*) the first time it is read, so that an update whose view reads
+  ///   only the rows it redraws stays O(log *n*).
+  @inlinable
+  public var elements: [Element] {
+    switch _elements {
+    case .stored(let elements): elements
+    case .deferred(let contents): contents.elements
+    }
+  }
+
+  /// The elements, stored or made on first read.
+  @usableFromInline
+  let _elements: _ChangeContents<Element>
 
   /// Creates an update.
   ///
@@ -52,7 +66,7 @@ public struct ListUpdate<Element: Identifiable> {
   public init(changes: ChangeSet<Element.ID>, ids: [Element.ID], elements: [Element]) {
     _changes = .ids(changes)
     self.ids = ids
-    self.elements = elements
+    _elements = .stored(elements)
   }
 
   /// Creates the update of one change of an array.
@@ -65,7 +79,20 @@ public struct ListUpdate<Element: Identifiable> {
   init(_ changeSet: ChangeSet<Element>, ids: [Element.ID], elements: [Element]) {
     _changes = .elements(changeSet)
     self.ids = ids
-    self.elements = elements
+    _elements = .stored(elements)
+  }
+
+  /// Creates the update of one change of an array or a query, whose
+  /// elements may be made on first read.
+  ///
+  /// - Parameters:
+  ///   - change: The change.
+  ///   - ids: The ids after the update.
+  @inlinable
+  init(_ change: ArrayChange<Element>, ids: [Element.ID]) {
+    _changes = .elements(change.changeSet)
+    self.ids = ids
+    _elements = change._storage
   }
 
   /// The update as one batch update of a single-section list.

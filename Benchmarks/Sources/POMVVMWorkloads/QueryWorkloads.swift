@@ -1,0 +1,135 @@
+import POMVVM
+
+// MARK: - One edit with a query attached
+
+/// Toggles one row's `on` through its element cell, with a sectioned query
+/// (sections by `on`, rows by title) and an observer of its batch updates
+/// standing for a sectioned list, or with a `ListAdapter` showing the
+/// array itself.
+@MainActor
+func kitQueryToggle(size: Int, query attached: Bool) -> any Fixture {
+  let sink = sharedSink
+  let items = ObservableArray(makeRows(size))
+  var keep: [Any] = [items]
+  if attached {
+    let query = items.query(sortedBy: { $0.title < $1.title }, sectionedBy: { $0.on ? 1 : 0 })
+    keep.append(query)
+    keep.append(
+      query.observeChanges { change in
+        sink.total &+= change.batchUpdate.moves.count + change.newSectionCount
+      })
+  } else {
+    let view = NoListView()
+    keep.append(view)
+    keep.append(ListAdapter(items, view: view))
+  }
+  let id = size / 2
+  guard let on = items.cell(for: id, \.on) else { fatalError("no row \(id)") }
+  return Loop(keeping: (keep, on)) { iterations in
+    for _ in 0..<iterations { on.value.toggle() }
+  }
+}
+
+/// What an app writes today: after every change, filter, sort and diff
+/// the visible rows by identity against the last ones.
+@MainActor
+func handRequeryToggle(size: Int) -> any Fixture {
+  let sink = sharedSink
+  let items = ObservableArray(makeRows(size))
+  var visible: [Int] = []
+  func requery() {
+    let rows = items.elements.filter { $0.on }.sorted { $0.title < $1.title }.map(\.id)
+    sink.total &+= rows.difference(from: visible).count
+    visible = rows
+  }
+  requery()
+  let subscription = items.observeChanges { _ in requery() }
+  let id = size / 2
+  guard let on = items.cell(for: id, \.on) else { fatalError("no row \(id)") }
+  return Loop(keeping: (items, subscription, on)) { iterations in
+    for _ in 0..<iterations { on.value.toggle() }
+  }
+}
+
+/// The same toggle with a flat query of the `on` rows sorted by title.
+@MainActor
+func kitFlatQueryToggle(size: Int) -> any Fixture {
+  let sink = sharedSink
+  let items = ObservableArray(makeRows(size))
+  let query = items.query(where: \.on, sortedBy: { $0.title < $1.title })
+  let subscription = query.observeChanges { sink.total &+= $0.changeSet.count }
+  let id = size / 2
+  guard let on = items.cell(for: id, \.on) else { fatalError("no row \(id)") }
+  return Loop(keeping: (items, query, subscription, on)) { iterations in
+    for _ in 0..<iterations { on.value.toggle() }
+  }
+}
+
+// MARK: - A new predicate
+
+/// Alternates the query's predicate between two that keep about a third of
+/// the rows each, sorted by title.
+@MainActor
+func kitNewPredicate(size: Int) -> any Fixture {
+  let sink = sharedSink
+  let items = ObservableArray(makeRows(size))
+  let query = items.query(where: \.on, sortedBy: { $0.title < $1.title })
+  let subscription = query.observeChanges { sink.total &+= $0.changeSet.count }
+  var flip = false
+  return Loop(keeping: (items, query, subscription)) { iterations in
+    for _ in 0..<iterations {
+      flip.toggle()
+      query.isIncluded = flip ? { $0.id % 3 == 1 } : { $0.on }
+    }
+  }
+}
+
+/// The hand-written equivalent: `filter` plus `sorted` of the same array.
+@MainActor
+func handNewPredicate(size: Int) -> any Fixture {
+  let sink = sharedSink
+  let rows = makeRows(size)
+  var flip = false
+  return Loop(keeping: rows) { iterations in
+    for _ in 0..<iterations {
+      flip.toggle()
+      let predicate: (Row) -> Bool = flip ? { $0.id % 3 == 1 } : { $0.on }
+      sink.total &+= rows.filter(predicate).sorted { $0.title < $1.title }.count
+    }
+  }
+}
+
+// MARK: - Memory
+
+/// One query over an array of as many rows as the batch has iterations,
+/// every row shown: the heap's growth per iteration is the query's bytes
+/// per row.
+@MainActor
+final class QueryAllocation: Fixture {
+  private var items = ObservableArray<Row>()
+  private var kept: Any = ()
+  private let sectioned: Bool
+
+  init(sectioned: Bool) {
+    self.sectioned = sectioned
+  }
+
+  func prepare(_ iterations: Int) {
+    kept = ()
+    items = ObservableArray(makeRows(iterations))
+  }
+
+  func run(_ iterations: Int) {
+    if sectioned {
+      kept = items.query(sortedBy: { $0.title < $1.title }, sectionedBy: { $0.on ? 1 : 0 })
+    } else {
+      kept = items.query(sortedBy: { $0.title < $1.title })
+    }
+  }
+
+  func finish() {
+    blackHole(kept)
+    kept = ()
+    items = ObservableArray()
+  }
+}

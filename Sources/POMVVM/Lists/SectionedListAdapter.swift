@@ -1,0 +1,241 @@
+/// Keeps a ``SectionedListView`` in step with a ``SectionedQuery``, the way
+/// a ``ListAdapter`` keeps a ``ListView`` in step with an array.
+///
+/// The adapter keeps the keys and ids of the sections the view shows now,
+/// and each update goes from *those* to what the query holds:
+///
+/// - While the view can take updates (``SectionedListView/canUpdateSections``),
+///   each change of the query becomes one update at once: the query's own
+///   batch update, which costs what the change touched — O(1) for an edit
+///   in place, O(*k*) plus the sizes of the sections touched otherwise —
+///   never O(*n*).
+/// - While it cannot, the adapter follows the query's changes and notes
+///   which ids changed. When the view is ready — call ``updateIfNeeded()``
+///   then, or let the next change find it ready — it sends *one* update, an
+///   identity diff from the sections the view shows, however many changes
+///   there were.
+/// - Updates never interleave: an update asked for while the view applies
+///   one is applied after it.
+///
+/// The first update reloads the view. Cancel the adapter (or release it)
+/// and the view keeps the sections it last showed.
+///
+/// ```swift
+/// let byState = items.query(sectionedBy: \.on)
+/// bag.insert(SectionedListAdapter(byState, view: self))   // the bag keeps it
+/// ```
+///
+/// The adapter holds the view weakly and the query strongly, until it is
+/// cancelled.
+@MainActor
+public final class SectionedListAdapter<View: SectionedListView>: SubscriptionToken
+where View.Key: Comparable {
+  /// The type of the sections' keys.
+  public typealias Key = View.Key
+  /// The type of the array's elements.
+  public typealias Element = View.Element
+
+  /// The view the adapter updates, if it is still there.
+  public var view: View? { _view }
+
+  /// The keys of the sections the view shows, as of its last update.
+  public var keys: [Key] { (_shown ?? _latest).keys }
+
+  /// The ids of the rows of each section the view shows, as of its last
+  /// update.
+  public var ids: [[Element.ID]] { (_shown ?? _latest).ids }
+
+  weak var _view: View?
+  var _query: SectionedQuery<Key, Element>?
+  var _subscription: Subscription?
+  /// The sections as of the last change the adapter received.
+  var _latest = _SectionedRows<Key, Element.ID>()
+  /// The sections the view shows, when they are not `_latest`.
+  var _shown: _SectionedRows<Key, Element.ID>?
+  /// What changed since the view's last update, while it was not ready.
+  var _pending: _PendingRows<Element.ID>? = _PendingRows(needsReload: true)
+  var _isApplying = false
+
+  /// Starts keeping a view in step with a sectioned query: the view is
+  /// reloaded with the query's sections as soon as it can take an update.
+  ///
+  /// - Parameters:
+  ///   - query: The query whose sections the view shows.
+  ///   - view: The view; the adapter holds it weakly.
+  ///   - fileID: Where the adapter is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the adapter is made; by default, the caller's line.
+  /// - Complexity: O(*n*) for the first update.
+  public init(
+    _ query: SectionedQuery<Key, Element>, view: View, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    _query = query
+    _view = view
+    _latest = Self._rows(of: query)
+    _shown = _SectionedRows()
+    _subscription = query.observeChanges { [weak self] change in
+      self?._receive(change)
+    }
+    _subscription?._setOrigin(fileID: fileID, line: line)
+    updateIfNeeded()
+  }
+
+  /// Whether changes wait for the view to be ready.
+  ///
+  /// - Complexity: O(1).
+  public var needsUpdate: Bool { _pending != nil }
+
+  /// Whether the adapter still follows the query.
+  public var isActive: Bool { _subscription != nil }
+
+  /// Sends the view one update with everything that changed while it was
+  /// not ready, if it is ready now; otherwise does nothing.
+  ///
+  /// Call it when the view becomes ready (it appears, an animation ends).
+  /// Called while the view applies an update, it waits for that update.
+  ///
+  /// - Complexity: O(*n* + *m* log *m*) when changes wait; O(1) otherwise.
+  public func updateIfNeeded() {
+    guard let waiting = _pending, !_isApplying, let query = _query, let view = _view,
+      view.canUpdateSections
+    else {
+      return
+    }
+    _pending = nil
+    let shown = _shown ?? _latest
+    _shown = nil
+    let batch =
+      waiting.needsReload
+      ? SectionedBatchUpdate.reloadData
+      : SectionedBatchUpdate.difference(
+        from: shown.pairs, to: _latest.pairs, changedIDs: waiting.changed)
+    guard !batch.isEmpty else { return }
+    _perform(_update(batch, query: query, change: nil), on: view)
+  }
+
+  /// Stops following the query; the view keeps the sections it shows.
+  public func cancel() {
+    _subscription?.cancel()
+    _subscription = nil
+    _query = nil
+    _pending = nil
+  }
+
+  // MARK: - Internals
+
+  /// The query's sections as keys and ids.
+  static func _rows(of query: SectionedQuery<Key, Element>) -> _SectionedRows<Key, Element.ID> {
+    let sections = query.sections
+    return _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
+  }
+
+  func _receive(_ change: SectionedChange<Key, Element>) {
+    guard let query = _query else { return }
+    let batch = change.batchUpdate
+    let isReady = _pending == nil && !_isApplying && (_view?.canUpdateSections ?? false)
+    if !isReady && _shown == nil {
+      // The view keeps showing these while the adapter follows the query.
+      _shown = _latest
+    }
+    if !isReady && _pending == nil { _pending = _PendingRows(needsReload: false) }
+    if !isReady, _pending?.needsReload == false {
+      // Rows redrawn inside the batch, read before it.
+      for path in batch.reloads {
+        if let id = _latest.id(at: path) { _pending?.changed.insert(id) }
+      }
+    }
+    guard !batch.isReloadData, _follow(change, query: query) else {
+      // A reload, or a batch that does not fit: start over from the query.
+      _latest = Self._rows(of: query)
+      _pending = _PendingRows(needsReload: true)
+      updateIfNeeded()
+      return
+    }
+    guard isReady, let view = _view else {
+      if _pending?.needsReload == false {
+        // Rows that moved and changed, and rows that entered (an id may
+        // come back with another value), read after it.
+        for path in batch.reconfigurations + batch.insertions {
+          if let id = _latest.id(at: path) { _pending?.changed.insert(id) }
+        }
+      }
+      updateIfNeeded()
+      return
+    }
+    _perform(_update(batch, query: query, change: change), on: view)
+  }
+
+  /// Brings `_latest` up to date with a change; `false` if it does not fit.
+  func _follow(_ change: SectionedChange<Key, Element>, query: SectionedQuery<Key, Element>)
+    -> Bool
+  {
+    let batch = change.batchUpdate
+    if batch.reloads.isEmpty == false && batch.deletions.isEmpty && batch.insertions.isEmpty
+      && batch.moves.isEmpty && batch.sectionDeletions.isEmpty
+      && batch.sectionInsertions.isEmpty && batch.sectionMoves.isEmpty
+    {
+      // Edits in place, the common case: nothing to follow.
+      return true
+    }
+    let fits: Bool
+    if query._observers._pending.isEmpty {
+      // No change of the query waits behind this one: the query is as the
+      // change left it, and reading it costs O(log n) per row read.
+      fits = _latest.follow(
+        batch, key: { query.keys[$0] },
+        sectionIDs: { section in
+          (0..<query.numberOfRows(inSection: section)).map {
+            query.id(at: RowPath(section: section, row: $0))
+          }
+        },
+        id: { query.id(at: $0) })
+      return fits && _latest.keys.count == query.sectionCount && _latest.count == query.count
+    }
+    // The query is ahead of this change: read the change's own sections.
+    let sections = change.newSections
+    fits = _latest.follow(
+      batch, key: { sections[$0].key }, sectionIDs: { sections[$0].ids },
+      id: { sections[$0.section].ids[$0.row] })
+    return fits && _latest.keys.count == sections.count
+  }
+
+  /// The update to `_latest`, whose elements are read from the array by id.
+  func _update(
+    _ batch: SectionedBatchUpdate, query: SectionedQuery<Key, Element>,
+    change: SectionedChange<Key, Element>?
+  ) -> SectionedListUpdate<Key, Element> {
+    let rows = batch.isReloadData ? Self._rows(of: query) : _latest
+    if batch.isReloadData { _latest = rows }
+    let array = query.array
+    return SectionedListUpdate(
+      batch: batch, keys: rows.keys, ids: rows.ids,
+      element: { path in
+        let id = rows.ids[path.section][path.row]
+        if let element = array[id: id] { return element }
+        // The array is ahead of the update and removed the element: its
+        // last value is in the query's change, or in the query.
+        if let change,
+          let element = change.newSections[path.section].elements.first(where: {
+            $0.id == id
+          })
+        {
+          return element
+        }
+        guard let path = query.path(of: id) else {
+          preconditionFailure("SectionedListAdapter: no element with id \(id) to show")
+        }
+        return query[path]
+      })
+  }
+
+  func _perform(_ update: SectionedListUpdate<Key, Element>, on view: View) {
+    _isApplying = true
+    view.updateSections(update)
+    _isApplying = false
+    // Changes made during the update waited for it.
+    if _pending != nil {
+      updateIfNeeded()
+    }
+  }
+}

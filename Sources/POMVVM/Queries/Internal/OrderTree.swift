@@ -1,0 +1,456 @@
+/// The order-statistic index of a query: the ids it shows, in its order,
+/// with O(log *n*) insertion, removal, rank and select.
+///
+/// A treap kept in parallel arrays: a node is a slot number, its links and
+/// its subtree's row count are `Int32`s, and its priority is a hash of the
+/// slot number, so a node costs 16 bytes plus its id, and one entry in the
+/// id-to-node table. The order lives in the tree's shape only: the tree never
+/// compares elements itself. An insertion descends with a comparison that
+/// the query gives (sort order, ties by the array's order), so an element
+/// whose value already changed in the array is still found, and removed, by
+/// its id.
+///
+/// A class, not a struct: the query calls it on every change, and a
+/// struct held in a class's property is copied (seven retains) by each
+/// non-mutating call. Its state skips run-time exclusivity checks: it is
+/// touched only on the main actor, and no access spans a call out of it
+/// other than to the ids' `hash(into:)` and `==`.
+///
+/// Several trees can share the slots: a sectioned query keeps one per
+/// section. A root's parent link holds `-(tree + 2)`, so a node finds the
+/// tree it belongs to by walking up.
+@usableFromInline
+final class _OrderTree<ID: Hashable> {
+  @usableFromInline
+  @exclusivity(unchecked)
+  var left: [Int32] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var right: [Int32] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var parent: [Int32] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var size: [Int32] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var ids: [ID] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var free: [Int32] = []
+  /// The node of every id in a tree: an open-addressing table of node
+  /// numbers with linear probing, whose keys are read from `ids`, so it
+  /// costs 4 bytes a slot and holds no second copy of the ids.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var table: [Int32] = []
+  /// How many ids the trees hold together.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var count = 0
+  /// The root of each tree, or -1 while it is empty.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var roots: [Int32] = []
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  static var none: Int32 { -1 }
+
+  /// The number of rows of tree `tree`.
+  @inlinable
+  func count(of tree: Int) -> Int {
+    let root = roots[tree]
+    return root < 0 ? 0 : Int(size[Int(root)])
+  }
+
+  /// A pseudo-random priority for a slot: a finalizer of a 32-bit hash.
+  @inline(__always)
+  @inlinable
+  static func priority(_ node: Int32) -> UInt32 {
+    var x = UInt32(bitPattern: node) &+ 0x9E37_79B9
+    x = (x ^ (x >> 16)) &* 0x85EB_CA6B
+    x = (x ^ (x >> 13)) &* 0xC2B2_AE35
+    return x ^ (x >> 16)
+  }
+
+  @inline(__always)
+  @inlinable
+  func sizeOf(_ node: Int32) -> Int32 { node < 0 ? 0 : size[Int(node)] }
+
+  /// Adds an empty tree and returns its number.
+  @inlinable
+  func addTree() -> Int {
+    roots.append(Self.none)
+    return roots.count - 1
+  }
+
+  /// Empties every tree and forgets all ids.
+  @inlinable
+  func removeAll(trees: Int) {
+    left.removeAll(keepingCapacity: true)
+    right.removeAll(keepingCapacity: true)
+    parent.removeAll(keepingCapacity: true)
+    size.removeAll(keepingCapacity: true)
+    ids.removeAll(keepingCapacity: true)
+    free.removeAll()
+    table.removeAll()
+    count = 0
+    roots = [Int32](repeating: Self.none, count: trees)
+  }
+
+  /// Whether `id` is in a tree.
+  @inlinable
+  func contains(_ id: ID) -> Bool { node(of: id) != nil }
+
+  /// The tree that `id` is in.
+  @inlinable
+  func tree(of id: ID) -> Int? {
+    guard var node = node(of: id) else { return nil }
+    while parent[Int(node)] >= 0 { node = parent[Int(node)] }
+    return Int(-parent[Int(node)] - 2)
+  }
+
+  /// The position of `id` within its tree.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func rank(of id: ID) -> Int? {
+    guard let node = node(of: id) else { return nil }
+    return rank(node: node)
+  }
+
+  @inlinable
+  func rank(node start: Int32) -> Int {
+    var node = start
+    var rank = Int(sizeOf(left[Int(node)]))
+    while true {
+      let up = parent[Int(node)]
+      if up < 0 { return rank }
+      if right[Int(up)] == node { rank += Int(sizeOf(left[Int(up)])) + 1 }
+      node = up
+    }
+  }
+
+  /// The id at `position` of tree `tree`.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func id(at position: Int, in tree: Int) -> ID {
+    var node = roots[tree]
+    var k = Int32(position)
+    while true {
+      let leftSize = sizeOf(left[Int(node)])
+      if k < leftSize {
+        node = left[Int(node)]
+      } else if k == leftSize {
+        return ids[Int(node)]
+      } else {
+        k -= leftSize + 1
+        node = right[Int(node)]
+      }
+    }
+  }
+
+  /// Every id of tree `tree`, in order.
+  ///
+  /// - Complexity: O(*n*).
+  @inlinable
+  func ids(of tree: Int) -> [ID] {
+    var result: [ID] = []
+    result.reserveCapacity(count(of: tree))
+    var stack: [Int32] = []
+    var node = roots[tree]
+    while node >= 0 || !stack.isEmpty {
+      while node >= 0 {
+        stack.append(node)
+        node = left[Int(node)]
+      }
+      node = stack.removeLast()
+      result.append(ids[Int(node)])
+      node = right[Int(node)]
+    }
+    return result
+  }
+
+  @inlinable
+  func newNode(_ id: ID) -> Int32 {
+    let node: Int32
+    if let reused = free.popLast() {
+      node = reused
+      ids[Int(node)] = id
+      left[Int(node)] = Self.none
+      right[Int(node)] = Self.none
+      parent[Int(node)] = Self.none
+      size[Int(node)] = 1
+    } else {
+      precondition(ids.count < Int(Int32.max), "LiveQuery: too many rows")
+      node = Int32(ids.count)
+      ids.append(id)
+      left.append(Self.none)
+      right.append(Self.none)
+      parent.append(Self.none)
+      size.append(1)
+    }
+    tableInsert(node)
+    return node
+  }
+
+  @inline(__always)
+  @inlinable
+  func update(_ node: Int32) {
+    size[Int(node)] = sizeOf(left[Int(node)]) + sizeOf(right[Int(node)]) + 1
+  }
+
+  @inline(__always)
+  @inlinable
+  func setRoot(_ node: Int32, of tree: Int) {
+    roots[tree] = node
+    if node >= 0 { parent[Int(node)] = -Int32(tree) - 2 }
+  }
+
+  /// Splits a subtree into its first `k` rows and the rest; both results
+  /// have no parent set.
+  @inlinable
+  func split(_ node: Int32, _ k: Int32) -> (Int32, Int32) {
+    if node < 0 { return (Self.none, Self.none) }
+    let n = Int(node)
+    let leftSize = sizeOf(left[n])
+    if k <= leftSize {
+      let (a, b) = split(left[n], k)
+      left[n] = b
+      if b >= 0 { parent[Int(b)] = node }
+      update(node)
+      if a >= 0 { parent[Int(a)] = Self.none }
+      return (a, node)
+    } else {
+      let (a, b) = split(right[n], k - leftSize - 1)
+      right[n] = a
+      if a >= 0 { parent[Int(a)] = node }
+      update(node)
+      if b >= 0 { parent[Int(b)] = Self.none }
+      return (node, b)
+    }
+  }
+
+  /// Joins two subtrees, every row of `a` before every row of `b`.
+  @inlinable
+  func merge(_ a: Int32, _ b: Int32) -> Int32 {
+    if a < 0 { return b }
+    if b < 0 { return a }
+    if Self.priority(a) > Self.priority(b) {
+      let joined = merge(right[Int(a)], b)
+      right[Int(a)] = joined
+      parent[Int(joined)] = a
+      update(a)
+      return a
+    } else {
+      let joined = merge(a, left[Int(b)])
+      left[Int(b)] = joined
+      parent[Int(joined)] = b
+      update(b)
+      return b
+    }
+  }
+
+  /// The number of rows of tree `tree` that come before a new row: descends
+  /// with `isBefore(other)`, which says whether the new row goes before the
+  /// row with id `other`.
+  ///
+  /// - Complexity: O(log *n*) expected calls of `isBefore`.
+  @inlinable
+  func insertionRank(in tree: Int, isBefore: (ID) -> Bool) -> Int {
+    var node = roots[tree]
+    var rank = 0
+    while node >= 0 {
+      if isBefore(ids[Int(node)]) {
+        node = left[Int(node)]
+      } else {
+        rank += Int(sizeOf(left[Int(node)])) + 1
+        node = right[Int(node)]
+      }
+    }
+    return rank
+  }
+
+  /// Inserts `id`, which must not be in a tree, at `position` of tree `tree`.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func insert(_ id: ID, at position: Int, in tree: Int) {
+    let node = newNode(id)
+    let (a, b) = split(roots[tree], Int32(position))
+    setRoot(merge(merge(a, node), b), of: tree)
+  }
+
+  /// Removes `id` from its tree; returns the tree and the position it had.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @discardableResult
+  @inlinable
+  func remove(_ id: ID) -> (tree: Int, position: Int)? {
+    guard let node = tableRemove(id) else { return nil }
+    let position = rank(node: node)
+    let n = Int(node)
+    let l = left[n]
+    let r = right[n]
+    if l >= 0 { parent[Int(l)] = Self.none }
+    if r >= 0 { parent[Int(r)] = Self.none }
+    let joined = merge(l, r)
+    let up = parent[n]
+    let tree: Int
+    if up < 0 {
+      tree = Int(-up - 2)
+      setRoot(joined, of: tree)
+    } else {
+      if left[Int(up)] == node { left[Int(up)] = joined } else { right[Int(up)] = joined }
+      if joined >= 0 { parent[Int(joined)] = up }
+      var walk = up
+      while true {
+        size[Int(walk)] -= 1
+        let next = parent[Int(walk)]
+        if next < 0 {
+          tree = Int(-next - 2)
+          break
+        }
+        walk = next
+      }
+    }
+    left[n] = Self.none
+    right[n] = Self.none
+    parent[n] = Self.none
+    free.append(node)
+    return (tree, position)
+  }
+
+  /// Replaces tree `tree` with `ordered`, in that order; the ids must not be
+  /// in another tree.
+  ///
+  /// - Complexity: O(*k*) for *k* ids, besides freeing the old rows.
+  @inlinable
+  func build(_ ordered: [ID], in tree: Int) {
+    for id in self.ids(of: tree) { remove(id) }
+    let total = count + ordered.count
+    if total * 4 > table.count * 3 {
+      regrow(capacity: total + total / 2)
+    }
+    let reserve = ids.count + ordered.count - free.count
+    ids.reserveCapacity(reserve)
+    left.reserveCapacity(reserve)
+    right.reserveCapacity(reserve)
+    parent.reserveCapacity(reserve)
+    size.reserveCapacity(reserve)
+    // A Cartesian tree by priority, built left to right with a stack of
+    // the rightmost path.
+    var stack: [Int32] = []
+    for id in ordered {
+      let node = newNode(id)
+      var last = Self.none
+      while let top = stack.last, Self.priority(top) < Self.priority(node) {
+        last = stack.removeLast()
+        update(last)
+      }
+      left[Int(node)] = last
+      if last >= 0 { parent[Int(last)] = node }
+      if let top = stack.last {
+        right[Int(top)] = node
+        parent[Int(node)] = top
+      }
+      stack.append(node)
+    }
+    while let top = stack.popLast() {
+      update(top)
+    }
+    // The bottom of the stack is the root.
+    var root = Self.none
+    if let first = ordered.first, var node = node(of: first) {
+      while parent[Int(node)] >= 0 { node = parent[Int(node)] }
+      root = node
+    }
+    setRoot(root, of: tree)
+  }
+
+  // MARK: - The id table
+
+  /// The node of `id`, if a tree holds it.
+  ///
+  /// - Complexity: O(1) on average.
+  @inlinable
+  func node(of id: ID) -> Int32? {
+    guard count != 0 else { return nil }
+    let capacity = table.count
+    var slot = _homeSlot(of: id, capacity)
+    while true {
+      let node = table[slot]
+      if node < 0 { return nil }
+      if ids[Int(node)] == id { return node }
+      slot = slot &+ 1 == capacity ? 0 : slot &+ 1
+    }
+  }
+
+  @inlinable
+  func tableInsert(_ node: Int32) {
+    if (count + 1) * 4 > table.count * 3 {
+      // The new node is in `ids` already: the rebuild places it too.
+      regrow(capacity: Swift.max(16, (count + 1) * 2))
+      return
+    }
+    place(node)
+    count += 1
+  }
+
+  @inlinable
+  func place(_ node: Int32) {
+    let capacity = table.count
+    var slot = _homeSlot(of: ids[Int(node)], capacity)
+    while table[slot] >= 0 { slot = slot &+ 1 == capacity ? 0 : slot &+ 1 }
+    table[slot] = node
+  }
+
+  /// Places every node that is not free in a table of `capacity` slots.
+  @inlinable
+  func regrow(capacity: Int) {
+    table = [Int32](repeating: Self.none, count: Swift.max(16, capacity))
+    var isFree = [Bool](repeating: false, count: ids.count)
+    for node in free { isFree[Int(node)] = true }
+    count = 0
+    for node in ids.indices where !isFree[node] {
+      place(Int32(node))
+      count += 1
+    }
+  }
+
+  /// Takes `id` out of the table; returns its node.
+  @inlinable
+  func tableRemove(_ id: ID) -> Int32? {
+    guard count != 0 else { return nil }
+    let capacity = table.count
+    var hole = _homeSlot(of: id, capacity)
+    while true {
+      let node = table[hole]
+      if node < 0 { return nil }
+      if ids[Int(node)] == id { break }
+      hole = hole &+ 1 == capacity ? 0 : hole &+ 1
+    }
+    let found = table[hole]
+    // Backward-shift deletion: pull later entries of the run into the hole
+    // when their home is not between the hole and them.
+    var next = hole
+    while true {
+      next = next &+ 1 == capacity ? 0 : next &+ 1
+      let moved = table[next]
+      if moved < 0 { break }
+      let home = _homeSlot(of: ids[Int(moved)], capacity)
+      let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+      if stays { continue }
+      table[hole] = moved
+      hole = next
+    }
+    table[hole] = Self.none
+    count -= 1
+    return found
+  }
+}

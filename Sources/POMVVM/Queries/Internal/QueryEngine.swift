@@ -1,0 +1,523 @@
+/// The state both kinds of query share: the rows they show, in sections,
+/// kept up to date from their array's change sets in O(log *n*) per
+/// changed element.
+///
+/// A flat ``LiveQuery`` is one section that never goes away. A section is a
+/// tree of ``_OrderTree``; `sections` lists the present ones in section
+/// order, so a row's path is a binary search and a rank away.
+@MainActor
+@usableFromInline
+final class _QueryEngine<Element: Identifiable, Key: Hashable> {
+  @usableFromInline
+  let array: ObservableArray<Element>
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isIncluded: (Element) -> Bool
+  @usableFromInline
+  @exclusivity(unchecked)
+  var areInIncreasingOrder: ((Element, Element) -> Bool)?
+  @usableFromInline
+  let sectionKey: (Element) -> Key
+  @usableFromInline
+  let sectionOrder: (Key, Key) -> Bool
+  /// The key of the one section of a flat query, which is always
+  /// present; `nil` for a sectioned query.
+  @usableFromInline
+  let flatKey: Key?
+  @usableFromInline
+  var isFlat: Bool { flatKey != nil }
+
+  @usableFromInline
+  let tree = _OrderTree<Element.ID>()
+  /// The present sections, in section order, with their trees.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var sections: [(key: Key, tree: Int)] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var treeOfKey: [Key: Int] = [:]
+  @usableFromInline
+  @exclusivity(unchecked)
+  var keyOfTree: [Key?] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var freeTrees: [Int] = []
+  /// The number of the array's last change the rows reflect.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var lastSequence: UInt64 = 0
+  /// How many changes were handled by evaluating every element again.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var rebuilds = 0
+  /// The array positions of a flat query's rows after ``evaluateAll()``,
+  /// for the caller to take.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var flatPositions: [Int] = []
+
+  @inlinable
+  init(
+    array: ObservableArray<Element>, isIncluded: @escaping (Element) -> Bool,
+    areInIncreasingOrder: ((Element, Element) -> Bool)?, sectionKey: @escaping (Element) -> Key,
+    sectionOrder: @escaping (Key, Key) -> Bool, flatKey: Key?
+  ) {
+    self.array = array
+    self.isIncluded = isIncluded
+    self.areInIncreasingOrder = areInIncreasingOrder
+    self.sectionKey = sectionKey
+    self.sectionOrder = sectionOrder
+    self.flatKey = flatKey
+    _ = evaluateAll()
+  }
+
+  // MARK: - Reading
+
+  @inlinable
+  var count: Int { tree.count }
+
+  /// The current value of an element of the array, by id.
+  @inline(__always)
+  @inlinable
+  func value(of id: Element.ID) -> Element {
+    array._elements[_required(array._index(of: id), "row \(id) is not in the array")]
+  }
+
+  /// The index in `sections` of a key, or where it would go.
+  @inlinable
+  func sectionIndex(of key: Key) -> (index: Int, found: Bool) {
+    var low = 0
+    var high = sections.count
+    while low < high {
+      let middle = (low + high) / 2
+      let other = sections[middle].key
+      if other == key { return (middle, true) }
+      if sectionOrder(other, key) { low = middle + 1 } else { high = middle }
+    }
+    return (low, false)
+  }
+
+  /// Where `id` is shown: its section's index and its row.
+  @inlinable
+  func path(of id: Element.ID) -> RowPath? {
+    guard let tree = tree.tree(of: id), let key = keyOfTree[tree],
+      let row = self.tree.rank(of: id)
+    else { return nil }
+    return RowPath(section: sectionIndex(of: key).index, row: row)
+  }
+
+  @inlinable
+  func ids(inSection index: Int) -> [Element.ID] {
+    tree.ids(of: sections[index].tree)
+  }
+
+  /// Every id, section after section.
+  @inlinable
+  func allIDs() -> [Element.ID] {
+    if isFlat { return tree.ids(of: 0) }
+    var result: [Element.ID] = []
+    result.reserveCapacity(count)
+    for section in sections { result += tree.ids(of: section.tree) }
+    return result
+  }
+
+  /// The current values of `ids`: through the array's id index when the
+  /// array has not changed since `sequence`, through a table of `buffer`,
+  /// the contents at `sequence`, otherwise.
+  @inlinable
+  func values(of ids: [Element.ID], buffer: [Element], sequence: UInt64) -> [Element] {
+    if array._changeSequence == sequence {
+      // Loops rather than `map`: a main-actor closure passed to the
+      // standard library pays an executor check per call.
+      var values: [Element] = []
+      values.reserveCapacity(ids.count)
+      for id in ids { values.append(value(of: id)) }
+      return values
+    }
+    var table: [Element.ID: Element] = [:]
+    table.reserveCapacity(buffer.count)
+    for element in buffer { table[element.id] = element }
+    var values: [Element] = []
+    values.reserveCapacity(ids.count)
+    for id in ids {
+      if let value = table[id] { values.append(value) }
+    }
+    return values
+  }
+
+  // MARK: - Evaluating everything
+
+  /// Evaluates every element afresh: filter, group, stable sort.
+  ///
+  /// - Returns: The sections before, as keys and ids.
+  /// - Complexity: O(*n* log *n*).
+  @inlinable
+  func evaluateAll(recordingOld: Bool = true) -> [(key: Key, ids: [Element.ID])] {
+    var old: [(key: Key, ids: [Element.ID])] = []
+    if recordingOld {
+      for section in sections { old.append((section.key, tree.ids(of: section.tree))) }
+    }
+    rebuilds += 1
+    lastSequence = array._changeSequence
+    let elements = array._elements
+    var groups: [Key: [Int]] = [:]
+    var flat: [Int] = []
+    let isFlat = self.isFlat
+    for position in elements.indices where isIncluded(elements[position]) {
+      if isFlat {
+        flat.append(position)
+      } else {
+        groups[sectionKey(elements[position]), default: []].append(position)
+      }
+    }
+    if let flatKey { groups = [flatKey: flat] }
+    tree.removeAll(trees: 0)
+    sections.removeAll()
+    treeOfKey.removeAll()
+    keyOfTree.removeAll()
+    freeTrees.removeAll()
+    for (key, group) in groups.sorted(by: { sectionOrder($0.key, $1.key) }) {
+      var positions = group
+      if let order = areInIncreasingOrder {
+        Self._sort(&positions, of: elements, by: order)
+      }
+      let number = tree.addTree()
+      keyOfTree.append(key)
+      treeOfKey[key] = number
+      sections.append((key, number))
+      tree.build(Self._ids(at: positions, in: elements), in: number)
+      if isFlat { flatPositions = positions }
+    }
+    return old
+  }
+
+  // MARK: - Following one change
+
+  /// One element that a change touched, as the query saw it before and sees
+  /// it after.
+  @usableFromInline
+  struct Touched {
+    @usableFromInline
+    var id: Element.ID
+    /// The value before the change, if the element was in the array.
+    @usableFromInline
+    var oldValue: Element?
+    /// Whether the array reported a new value for it.
+    @usableFromInline
+    var changed = false
+    @usableFromInline
+    var isInArray = true
+    @usableFromInline
+    var oldKey: Key?
+    @usableFromInline
+    var oldSection = -1
+    @usableFromInline
+    var oldRow = -1
+    @usableFromInline
+    var newKey: Key?
+    @usableFromInline
+    var newSection = -1
+    @usableFromInline
+    var newRow = -1
+
+    @inlinable
+    init(id: Element.ID) {
+      self.id = id
+    }
+  }
+
+  /// What an incremental step did to the sections.
+  @usableFromInline
+  struct Step {
+    @usableFromInline
+    var touched: [Touched]
+    /// Old indices of the sections that emptied, ascending.
+    @usableFromInline
+    var deletedSections: [Int]
+    /// New indices of the sections that appeared, ascending.
+    @usableFromInline
+    var insertedSections: [Int]
+
+    @inlinable
+    init(touched: [Touched], deletedSections: [Int], insertedSections: [Int]) {
+      self.touched = touched
+      self.deletedSections = deletedSections
+      self.insertedSections = insertedSections
+    }
+  }
+
+  /// Follows one change of the array incrementally: the touched elements
+  /// leave their trees and enter where they belong now.
+  ///
+  /// The array must be at the contents right after `change` (its id index
+  /// describes them).
+  ///
+  /// - Complexity: O(*k* log *n*) for *k* touched elements, plus O(*s*) per
+  ///   section that appears or empties.
+  @inlinable
+  func follow(_ change: ArrayChange<Element>) -> Step {
+    lastSequence = array._changeSequence
+    let changeSet = change.changeSet
+    var touched: [Touched] = []
+    touched.reserveCapacity(changeSet.count)
+    var slotOf: [Element.ID: Int] = [:]
+    let single = changeSet.count == 1
+    func slot(_ id: Element.ID) -> Int {
+      if single {
+        if touched.isEmpty { touched.append(Touched(id: id)) }
+        return 0
+      }
+      if let existing = slotOf[id] { return existing }
+      touched.append(Touched(id: id))
+      slotOf[id] = touched.count - 1
+      return touched.count - 1
+    }
+    for removal in changeSet.removals {
+      let index = slot(removal.element.id)
+      touched[index].oldValue = removal.element
+      touched[index].isInArray = false
+      touched[index].changed = true
+    }
+    for update in changeSet.updates {
+      let index = slot(update.newElement.id)
+      touched[index].oldValue = update.oldElement
+      touched[index].changed = true
+    }
+    let newElements = change.newElements
+    for insertion in changeSet.insertions {
+      let index = slot(insertion.element.id)
+      // An id removed and inserted again in one change: back in the array.
+      touched[index].isInArray = true
+    }
+    for move in changeSet.moves {
+      let index = slot(newElements[move.to].id)
+      if touched[index].oldValue == nil { touched[index].oldValue = newElements[move.to] }
+    }
+    // Where each touched row was, before any leaves.
+    for index in touched.indices {
+      let id = touched[index].id
+      guard let number = tree.tree(of: id), let row = tree.rank(of: id) else { continue }
+      let key = _required(keyOfTree[number], "tree \(number) has no section")
+      touched[index].oldKey = key
+      touched[index].oldRow = row
+      touched[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
+    }
+    var emptied: [Int] = []
+    for index in touched.indices where touched[index].oldKey != nil {
+      if let (number, _) = tree.remove(touched[index].id), tree.count(of: number) == 0 {
+        emptied.append(touched[index].oldSection)
+      }
+    }
+    // Where each belongs now.
+    var appeared: [Key] = []
+    for index in touched.indices where touched[index].isInArray {
+      let id = touched[index].id
+      guard let position = array._index(of: id) else {
+        touched[index].isInArray = false
+        continue
+      }
+      let element = array._elements[position]
+      if touched[index].oldValue == nil { touched[index].oldValue = element }
+      guard isIncluded(element) else { continue }
+      let key = flatKey ?? sectionKey(element)
+      let number: Int
+      if let existing = treeOfKey[key] {
+        number = existing
+      } else {
+        number = freeTrees.popLast() ?? tree.addTree()
+        if number == keyOfTree.count { keyOfTree.append(key) } else { keyOfTree[number] = key }
+        treeOfKey[key] = number
+        appeared.append(key)
+      }
+      let rank = tree.insertionRank(in: number) { other in
+        self.isBefore(element, at: position, other)
+      }
+      tree.insert(id, at: rank, in: number)
+      touched[index].newKey = key
+    }
+    // Sections: the emptied ones go, the new ones come, in section order.
+    var deletedSections: [Int] = []
+    if !isFlat {
+      for oldIndex in Set(emptied).sorted(by: >) {
+        let key = sections[oldIndex].key
+        let number = sections[oldIndex].tree
+        if tree.count(of: number) != 0 { continue }
+        sections.remove(at: oldIndex)
+        treeOfKey[key] = nil
+        keyOfTree[number] = nil
+        freeTrees.append(number)
+        deletedSections.append(oldIndex)
+      }
+      deletedSections.reverse()
+      // Old indices above are taken before any section is inserted.
+      for key in appeared {
+        let (index, _) = sectionIndex(of: key)
+        sections.insert((key, _required(treeOfKey[key], "no tree for \(key)")), at: index)
+      }
+    }
+    var insertedSections: [Int] = []
+    for key in appeared where !isFlat { insertedSections.append(sectionIndex(of: key).index) }
+    insertedSections.sort()
+    for index in touched.indices {
+      guard let key = touched[index].newKey else { continue }
+      touched[index].newRow = _required(tree.rank(of: touched[index].id), "row not inserted")
+      touched[index].newSection = isFlat ? 0 : sectionIndex(of: key).index
+    }
+    return Step(
+      touched: touched, deletedSections: deletedSections, insertedSections: insertedSections)
+  }
+
+  /// Sorts positions of `elements` by `order`, ties by position.
+  ///
+  /// Nonisolated, so that the comparisons carry no executor checks.
+  @inlinable
+  nonisolated static func _sort(
+    _ positions: inout [Int], of elements: [Element], by order: (Element, Element) -> Bool
+  ) {
+    positions.sort { a, b in
+      if order(elements[a], elements[b]) { return true }
+      if order(elements[b], elements[a]) { return false }
+      return a < b
+    }
+  }
+
+  /// The ids at `positions` of `elements`.
+  @inlinable
+  nonisolated static func _ids(at positions: [Int], in elements: [Element]) -> [Element.ID] {
+    positions.map { elements[$0].id }
+  }
+
+  /// Whether `element`, at `position` in the array, goes before the row of
+  /// `other`: by the sort order, then by the array's order.
+  @inline(__always)
+  @inlinable
+  func isBefore(_ element: Element, at position: Int, _ other: Element.ID) -> Bool {
+    let otherPosition = _required(array._index(of: other), "row \(other) is not in the array")
+    if let order = areInIncreasingOrder {
+      let otherElement = array._elements[otherPosition]
+      if order(element, otherElement) { return true }
+      if order(otherElement, element) { return false }
+    }
+    return position < otherPosition
+  }
+
+  /// Marks, among rows that stayed in one section, those that keep their
+  /// place relative to the untouched rows and to each other: the others are
+  /// moves.
+  ///
+  /// - Parameters:
+  ///   - kept: The indices in `touched` of rows in the same section before
+  ///     and after.
+  ///   - touched: Every touched row.
+  /// - Returns: Whether each of `kept` stays.
+  /// - Complexity: O(*k* log *k*).
+  @inlinable
+  static func staying(_ kept: [Int], in touched: [Touched]) -> [Bool] {
+    if kept.isEmpty { return [] }
+    if touched.count == 1 {
+      return [touched[0].oldRow == touched[0].newRow]
+    }
+    // Touched rows per section, before and after, sorted, to count the
+    // untouched rows before a kept one ("its gap").
+    var oldRows: [Int: [Int]] = [:]
+    var newRows: [Int: [Int]] = [:]
+    for row in touched {
+      if row.oldRow >= 0 { oldRows[row.oldSection, default: []].append(row.oldRow) }
+      if row.newRow >= 0 { newRows[row.newSection, default: []].append(row.newRow) }
+    }
+    oldRows = oldRows.mapValues { $0.sorted() }
+    newRows = newRows.mapValues { $0.sorted() }
+    func below(_ sorted: [Int], _ value: Int) -> Int {
+      var low = 0
+      var high = sorted.count
+      while low < high {
+        let middle = (low + high) / 2
+        if sorted[middle] < value { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    let byOld = kept.sorted { touched[$0].oldRow < touched[$1].oldRow }
+    var candidates: [Int] = []
+    for index in byOld {
+      let row = touched[index]
+      let oldGap = row.oldRow - below(oldRows[row.oldSection] ?? [], row.oldRow)
+      let newGap = row.newRow - below(newRows[row.newSection] ?? [], row.newRow)
+      if oldGap == newGap { candidates.append(index) }
+    }
+    let run = _IdentityDiff._longestIncreasingRun(candidates.map { touched[$0].newRow })
+    var stays: Set<Int> = []
+    for (position, index) in candidates.enumerated() where run[position] { stays.insert(index) }
+    return kept.map { stays.contains($0) }
+  }
+}
+
+extension _QueryEngine {
+  /// How to follow a change of the array.
+  @usableFromInline
+  enum Plan {
+    /// The rows already reflect it (the query was made after it).
+    case ignore
+    /// One incremental step.
+    case follow
+    /// Everything evaluated afresh, then diffed by identity: for a reload,
+    /// or when the array is ahead of the change (it changed again from
+    /// inside a delivery). `oldValue` gives what the query showed for an id;
+    /// `changed` the ids whose value may differ from it.
+    case reevaluate(oldValue: (Element.ID) -> Element, changed: (Element.ID) -> Bool)
+  }
+
+  /// Decides how to follow `change`, which the array is delivering.
+  @inlinable
+  func plan(for change: ArrayChange<Element>) -> Plan {
+    let current = array._changeSequence
+    if lastSequence == current { return .ignore }
+    let isUnchanged = array._isUnchanged ?? { _, _ in false }
+    if array._pending.isEmpty && lastSequence &+ 1 == current {
+      guard let reload = change.changeSet.reload else { return .follow }
+      var old: [Element.ID: Element] = [:]
+      old.reserveCapacity(reload.old.count)
+      for element in reload.old { old[element.id] = element }
+      return .reevaluate(
+        oldValue: { id in
+          guard let value = old[id] else { preconditionFailure("LiveQuery: a row was not shown") }
+          return value
+        },
+        changed: { id in
+          guard let before = old[id], let index = self.array._index(of: id) else { return true }
+          return !isUnchanged(before, self.array._elements[index])
+        })
+    }
+    // The array is ahead: whatever changed in the waiting changes (and in
+    // this one) may differ from what the query showed.
+    var touched: [Element.ID: Element] = [:]
+    var changes = [change]
+    changes += array._pending.map(\.change)
+    for queued in changes.reversed() {
+      let changeSet = queued.changeSet
+      if let reload = changeSet.reload {
+        for element in reload.old { touched[element.id] = element }
+        continue
+      }
+      for removal in changeSet.removals { touched[removal.element.id] = removal.element }
+      for update in changeSet.updates { touched[update.oldElement.id] = update.oldElement }
+      for insertion in changeSet.insertions where touched[insertion.element.id] == nil {
+        touched[insertion.element.id] = insertion.element
+      }
+    }
+    return .reevaluate(
+      oldValue: { id in
+        if let earliest = touched[id] { return earliest }
+        return self.value(of: id)
+      },
+      changed: { touched[$0] != nil })
+  }
+}
+
+/// The value of an optional that the query's invariants say is there.
+@MainActor
+@inline(__always)
+@usableFromInline
+func _required<Value>(_ value: Value?, _ what: @autoclosure () -> String) -> Value {
+  guard let value else { preconditionFailure("LiveQuery: \(what())") }
+  return value
+}

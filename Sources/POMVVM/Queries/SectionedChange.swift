@@ -1,0 +1,51 @@
+/// One change of a ``SectionedQuery``: the batch update that patches a
+/// sectioned list view, and the sections after it.
+public struct SectionedChange<Key: Hashable, Element: Identifiable> {
+  /// What changed, as one batch update of a table or collection view with
+  /// sections, valid for UIKit.
+  public let batchUpdate: SectionedBatchUpdate
+
+  @usableFromInline
+  let _sections: _ChangeContents<QuerySection<Key, Element>>
+
+  /// The sections right after this change.
+  ///
+  /// - Complexity: O(*n*) the first time it is read (on the main actor),
+  ///   O(1) after: they are made only when someone reads them.
+  public var newSections: [QuerySection<Key, Element>] {
+    switch _sections {
+    case .stored(let sections): sections
+    case .deferred(let contents): contents.elements
+    }
+  }
+
+  /// The number of sections right after this change, without making them.
+  ///
+  /// - Complexity: O(1).
+  public var newSectionCount: Int {
+    switch _sections {
+    case .stored(let sections): sections.count
+    case .deferred(let contents): contents.count
+    }
+  }
+
+  /// Creates a change.
+  ///
+  /// - Parameters:
+  ///   - batchUpdate: What changed.
+  ///   - newSections: The sections right after the change.
+  @inlinable
+  public init(batchUpdate: SectionedBatchUpdate, newSections: [QuerySection<Key, Element>]) {
+    self.batchUpdate = batchUpdate
+    self._sections = .stored(newSections)
+  }
+
+  @inlinable
+  init(batchUpdate: SectionedBatchUpdate, deferred: _DeferredElements<QuerySection<Key, Element>>) {
+    self.batchUpdate = batchUpdate
+    self._sections = .deferred(deferred)
+  }
+}
+
+extension SectionedChange: Sendable
+where Key: Sendable, Element: Sendable, Element.ID: Sendable {}

@@ -1,0 +1,402 @@
+/// A live, read-only view of an ``ObservableArray`` grouped in sections: the
+/// elements that match a predicate, by section key, each section in the
+/// query's order.
+///
+/// Sections come in ascending key order (or the order you give); a section
+/// exists while it has rows. Like ``LiveQuery``, it never copies elements:
+/// ``cell(for:)`` is the array's own cell.
+///
+/// ```swift
+/// let byState = items.query(sortedBy: { $0.date > $1.date }, sectionedBy: \.on)
+/// let subscription = byState.observeChanges { change in
+///   print(change.batchUpdate)   // e.g. "move [0.2->1.0]" when a row toggles
+/// }
+/// ```
+///
+/// ## Incremental
+///
+/// One element's change costs O(log *n*) (plus O(*s*) for *s* sections
+/// when a section appears or empties). An element whose section key changes
+/// is one row move across sections, plus a section insertion or deletion
+/// when a section appears or empties — never a reload of the whole view.
+/// Every ``SectionedChange/batchUpdate`` obeys UIKit's rules for a batch
+/// (see ``SectionedBatchUpdate``).
+@MainActor
+public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifiable> {
+  @usableFromInline
+  let _engine: _QueryEngine<Element, Key>
+  @usableFromInline
+  let _observers = EventStream<SectionedChange<Key, Element>>()
+  @usableFromInline
+  var _subscription: Subscription?
+  @usableFromInline
+  var _readers: [Subscription] = []
+  /// The number of changes published, to tell whether a nested change
+  /// was published during a delivery.
+  @usableFromInline
+  var _publishCount = 0
+  @usableFromInline
+  var _snapshot: _DeferredElements<QuerySection<Key, Element>>?
+
+  @inlinable
+  init(
+    array: ObservableArray<Element>, isIncluded: @escaping (Element) -> Bool,
+    areInIncreasingOrder: ((Element, Element) -> Bool)?, sectionKey: @escaping (Element) -> Key,
+    sectionOrder: @escaping (Key, Key) -> Bool, fileID: StaticString, line: UInt
+  ) {
+    _engine = _QueryEngine(
+      array: array, isIncluded: isIncluded, areInIncreasingOrder: areInIncreasingOrder,
+      sectionKey: sectionKey, sectionOrder: sectionOrder, flatKey: nil)
+    _observers._setOrigin(.aggregate, fileID: fileID, line: line)
+    _subscription = array.observeChanges { [weak self] change in
+      self?._receive(change)
+    }
+    _subscription?._setOrigin(fileID: fileID, line: line)
+  }
+
+  isolated deinit {
+    _retireSnapshot()
+  }
+
+  /// The array the query views.
+  public var array: ObservableArray<Element> { _engine.array }
+
+  /// The sections, in order, each with its rows.
+  ///
+  /// - Complexity: O(*n*).
+  public var sections: [QuerySection<Key, Element>] {
+    _observers._trackRead()
+    return _engine.sections.map { section in
+      QuerySection(
+        key: section.key,
+        elements: _engine.tree.ids(of: section.tree).map { _engine.value(of: $0) })
+    }
+  }
+
+  /// The keys of the sections, in order.
+  ///
+  /// - Complexity: O(*s*), where *s* is the number of sections.
+  public var keys: [Key] {
+    _observers._trackRead()
+    return _engine.sections.map(\.key)
+  }
+
+  /// The number of sections.
+  ///
+  /// - Complexity: O(1).
+  public var sectionCount: Int {
+    _observers._trackRead()
+    return _engine.sections.count
+  }
+
+  /// The number of rows in every section together.
+  ///
+  /// - Complexity: O(1).
+  public var count: Int {
+    _observers._trackRead()
+    return _engine.count
+  }
+
+  /// The number of rows of a section.
+  ///
+  /// - Parameter section: A section index.
+  /// - Returns: Its number of rows.
+  /// - Complexity: O(1).
+  public func numberOfRows(inSection section: Int) -> Int {
+    _observers._trackRead()
+    return _engine.tree.count(of: _engine.sections[section].tree)
+  }
+
+  /// The id of the row at a path.
+  ///
+  /// - Parameter path: A valid row path.
+  /// - Returns: The row's id.
+  /// - Complexity: O(log *n*).
+  public func id(at path: RowPath) -> Element.ID {
+    _observers._trackRead()
+    let tree = _engine.sections[path.section].tree
+    precondition(
+      path.row >= 0 && path.row < _engine.tree.count(of: tree),
+      "SectionedQuery: row \(path) is out of range")
+    return _engine.tree.id(at: path.row, in: tree)
+  }
+
+  /// The row at a path.
+  ///
+  /// - Parameter path: A valid row path.
+  /// - Complexity: O(log *n*).
+  public subscript(path: RowPath) -> Element {
+    _engine.value(of: id(at: path))
+  }
+
+  /// The path of the row with an id, if the query shows it.
+  ///
+  /// - Parameter id: An element's id.
+  /// - Returns: The row's path, or `nil`.
+  /// - Complexity: O(log *n* + log *s*).
+  public func path(of id: Element.ID) -> RowPath? {
+    _observers._trackRead()
+    return _engine.path(of: id)
+  }
+
+  /// The array's own cell onto the element with an id, if the query shows
+  /// it: the same object as ``ObservableArray/cell(for:)``.
+  ///
+  /// - Parameter id: An element's id.
+  /// - Returns: The element's cell, or `nil` if the query does not show it.
+  /// - Complexity: O(1) on average.
+  public func cell(for id: Element.ID) -> ElementCell<Element>? {
+    guard _engine.tree.contains(id) else { return nil }
+    return _engine.array.cell(for: id)
+  }
+
+  /// Which elements the query shows.
+  ///
+  /// Setting it evaluates every element again at once and publishes one
+  /// change.
+  ///
+  /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
+  public var isIncluded: (Element) -> Bool {
+    get { _engine.isIncluded }
+    set {
+      _engine.isIncluded = newValue
+      reevaluate()
+    }
+  }
+
+  /// The order of the rows in each section, or `nil` for the array's
+  /// order.
+  ///
+  /// Setting it orders the rows again at once and publishes one change.
+  ///
+  /// - Complexity: O(*n* log *n*) to set.
+  @inlinable
+  public var areInIncreasingOrder: ((Element, Element) -> Bool)? {
+    get { _engine.areInIncreasingOrder }
+    set {
+      _engine.areInIncreasingOrder = newValue
+      reevaluate()
+    }
+  }
+
+  /// Evaluates every element again and publishes the difference as one
+  /// change.
+  ///
+  /// - Complexity: O(*n* log *n*).
+  @inlinable
+  public func reevaluate() {
+    let isCurrent = _engine.lastSequence == _engine.array._changeSequence
+    _reevaluate(changed: isCurrent ? nil : { _ in true })
+  }
+
+  /// How many times every element was evaluated again; for the package's
+  /// tests.
+  package var _rebuilds: Int { _engine.rebuilds }
+
+  /// Calls `handler` with every change from now on.
+  ///
+  /// - Parameter handler: Called on the main actor with each change.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel; each change
+  ///   costs O(1) to deliver.
+  public func observeChanges(
+    _ handler: @escaping @MainActor (SectionedChange<Key, Element>) -> Void
+  ) -> Subscription {
+    _observers._add(handler)
+  }
+
+  /// Observes on behalf of `owner`, which receives the changes without a
+  /// `[weak self]`; the observation ends when the owner is deallocated.
+  ///
+  /// - Parameters:
+  ///   - owner: The object the observation belongs to; the subscription is
+  ///     kept in its bag.
+  ///   - fileID: Where the observation is made; by default, the caller's file.
+  ///   - line: Where the observation is made; by default, the caller's line.
+  ///   - handler: Called with the owner and each change.
+  /// - Returns: The subscription, already kept by the owner.
+  /// - Complexity: Amortized O(1) to subscribe and to cancel.
+  @discardableResult
+  public func observeChanges<Owner: SubscriptionOwner>(
+    _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
+    _ handler: @escaping @MainActor (Owner, SectionedChange<Key, Element>) -> Void
+  ) -> Subscription {
+    _observers.observe(owner, fileID: fileID, line: line, handler)
+  }
+
+  // MARK: - Following the array
+
+  @inlinable
+  func _receive(_ change: ArrayChange<Element>) {
+    switch _engine.plan(for: change) {
+    case .ignore:
+      return
+    case .follow:
+      _retireSnapshot()
+      let step = _engine.follow(change)
+      _publish(_batchUpdate(for: step))
+    case .reevaluate(_, let changed):
+      _reevaluate(changed: changed)
+    }
+  }
+
+  @inlinable
+  func _reevaluate(changed: ((Element.ID) -> Bool)?) {
+    _retireSnapshot()
+    let old = _engine.evaluateAll()
+    let new = _engine.sections.map { (key: $0.key, ids: _engine.tree.ids(of: $0.tree)) }
+    var changedIDs: Set<Element.ID> = []
+    if let changed {
+      for section in new {
+        for id in section.ids where changed(id) { changedIDs.insert(id) }
+      }
+    }
+    _publish(SectionedBatchUpdate.difference(from: old, to: new, changedIDs: changedIDs))
+  }
+
+  /// The batch update of one incremental step.
+  @inlinable
+  func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
+    let touched = step.touched
+    var batch = SectionedBatchUpdate(
+      sectionDeletions: step.deletedSections, sectionInsertions: step.insertedSections)
+    let deleted = Set(step.deletedSections)
+    let inserted = Set(step.insertedSections)
+    var kept: [Int] = []
+    var changedRows: [RowPath] = []
+    for (index, row) in touched.enumerated() {
+      // A row of a deleted section goes with it; a row of an inserted one
+      // comes with it.
+      let leaves = row.oldRow >= 0 && !deleted.contains(row.oldSection)
+      let enters = row.newRow >= 0 && !inserted.contains(row.newSection)
+      let from = RowPath(section: row.oldSection, row: row.oldRow)
+      let to = RowPath(section: row.newSection, row: row.newRow)
+      if leaves && enters {
+        if row.oldKey == row.newKey {
+          kept.append(index)
+        } else {
+          batch.moves.append(.init(from: from, to: to))
+          if row.changed {
+            batch.reconfigurations.append(to)
+            changedRows.append(to)
+          }
+        }
+      } else {
+        if leaves { batch.deletions.append(from) }
+        if enters { batch.insertions.append(to) }
+      }
+    }
+    let stays = _QueryEngine<Element, Key>.staying(kept, in: touched)
+    for (position, index) in kept.enumerated() {
+      let row = touched[index]
+      let from = RowPath(section: row.oldSection, row: row.oldRow)
+      let to = RowPath(section: row.newSection, row: row.newRow)
+      if stays[position] {
+        if row.changed { batch.reloads.append(from) }
+      } else {
+        batch.moves.append(.init(from: from, to: to))
+        if row.changed { batch.reconfigurations.append(to) }
+      }
+      if row.changed { changedRows.append(to) }
+    }
+    batch.changedRows = changedRows.sorted()
+    batch.deletions.sort()
+    batch.insertions.sort()
+    batch.reloads.sort()
+    batch.reconfigurations.sort()
+    batch.moves.sort { $0.to < $1.to }
+    return batch
+  }
+
+  @inlinable
+  func _publish(_ batch: SectionedBatchUpdate) {
+    guard !batch.isEmpty else { return }
+    if let tracking = _observers._tracking { tracking.changed() }
+    _publishCount &+= 1
+    let number = _publishCount
+    _send(batch)
+    // Unless a nested change retired it already, the change's contents are
+    // let go of, or made now if an observer kept the change.
+    if _publishCount == number { _retireSnapshot() }
+  }
+
+  @inlinable
+  func _makeSnapshot() -> _DeferredElements<QuerySection<Key, Element>> {
+    let buffer = _engine.array._elements
+    let sequence = _engine.array._changeSequence
+    return _DeferredElements(count: _engine.sections.count) { [weak self] in
+      guard let self else { return [] }
+      let engine = self._engine
+      return engine.sections.map { section in
+        let ids = engine.tree.ids(of: section.tree)
+        return QuerySection(
+          key: section.key, elements: engine.values(of: ids, buffer: buffer, sequence: sequence))
+      }
+    }
+  }
+
+  /// Sends a change whose contents are made on demand.
+  ///
+  /// A function of its own, so that nothing here holds the contents once
+  /// the observers are done: they are made only if an observer kept the
+  /// change.
+  @inlinable
+  @inline(never)
+  func _send(_ batch: SectionedBatchUpdate) {
+    let snapshot = _makeSnapshot()
+    _snapshot = snapshot
+    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
+  }
+
+  @inlinable
+  func _retireSnapshot() {
+    guard var snapshot = _snapshot else { return }
+    _snapshot = nil
+    if !isKnownUniquelyReferenced(&snapshot) { snapshot.freeze() }
+  }
+}
+
+extension ObservableArray {
+  /// A live query of the elements that match `isIncluded`, grouped by
+  /// `sectionKey`, in ascending key order (or `sectionOrder`), each section
+  /// in the order `areInIncreasingOrder` gives (ties in the array's order).
+  ///
+  /// ```swift
+  /// let byDay = items.query(sortedBy: { $0.date < $1.date }, sectionedBy: { $0.day })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - isIncluded: Which elements the query shows; by default, every one.
+  ///   - areInIncreasingOrder: The order of the rows in a section; by
+  ///     default, the array's order.
+  ///   - sectionKey: The key of an element's section.
+  ///   - sectionOrder: The order of the sections; by default, ascending
+  ///     keys.
+  ///   - cells: The cells that `isIncluded` or `areInIncreasingOrder` read:
+  ///     when one changes, every element is evaluated again; by default,
+  ///     none.
+  ///   - fileID: Where the query is made, for ``BindingGraph`` and
+  ///     ``PropagationTrace``; by default, the caller's file.
+  ///   - line: Where the query is made; by default, the caller's line.
+  /// - Returns: The query; it lives as long as you hold it.
+  /// - Complexity: O(*n* log *n*) to make; then O(log *n*) per changed
+  ///   element, plus O(*s*) when a section appears or empties.
+  @inlinable
+  public func query<Key: Hashable & Comparable>(
+    where isIncluded: @escaping (Element) -> Bool = { _ in true },
+    sortedBy areInIncreasingOrder: ((Element, Element) -> Bool)? = nil,
+    sectionedBy sectionKey: @escaping (Element) -> Key,
+    sectionOrder: @escaping (Key, Key) -> Bool = { $0 < $1 },
+    reading cells: any ObservableCell..., fileID: StaticString = #fileID, line: UInt = #line
+  ) -> SectionedQuery<Key, Element> {
+    let query = SectionedQuery(
+      array: self, isIncluded: isIncluded, areInIncreasingOrder: areInIncreasingOrder,
+      sectionKey: sectionKey, sectionOrder: sectionOrder, fileID: fileID, line: line)
+    query._readers = cells.map { cell in
+      _observeChanges(of: cell) { [weak query] in query?.reevaluate() }
+    }
+    return query
+  }
+}

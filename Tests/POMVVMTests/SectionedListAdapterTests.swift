@@ -1,0 +1,201 @@
+import POMVVM
+import POMVVMTesting
+import TestSupport
+import Testing
+
+/// A sectioned adapter keeps a sectioned view equal to its query, with
+/// updates UIKit takes, coalesced while the view is not ready.
+@MainActor
+@Suite("SectionedListAdapter")
+struct SectionedListAdapterTests {
+  private typealias View = CheckedSectionedListView<Int, TestItem>
+
+  private func makeItems(_ count: Int) -> ObservableArray<TestItem> {
+    ObservableArray((0..<count).map { TestItem($0, "\($0 % 7)", on: $0.isMultiple(of: 3)) })
+  }
+
+  /// The query's sections as the headless view shows them.
+  private func expected(_ query: SectionedQuery<Int, TestItem>) -> [View.Section] {
+    query.sections.map { View.Section(key: $0.key, ids: $0.ids) }
+  }
+
+  @Test func theFirstUpdateReloadsTheViewWithTheQuerysSections() {
+    let items = makeItems(6)
+    let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    #expect(view.reloadCount == 1)
+    #expect(view.sections == [.init(key: 0, ids: [1, 2, 4, 5]), .init(key: 1, ids: [0, 3])])
+    #expect(adapter.keys == [0, 1])
+    #expect(adapter.ids == [[1, 2, 4, 5], [0, 3]])
+  }
+
+  @Test func aToggleAcrossSectionsIsOneMoveNotAReload() {
+    let items = makeItems(6)
+    let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    items.cell(for: 1)?.value.on = true
+    #expect(view.batches.last?.moves.count == 1)
+    #expect(view.batches.last?.isReloadData == false)
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    // The last row of a section leaves: the section goes with it.
+    for id in [0, 1, 3] { items.cell(for: id)?.value.on = false }
+    #expect(view.batches.last?.sectionDeletions == [1])
+    #expect(view.reloadCount == 1)
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    #expect(adapter.ids == [[0, 1, 2, 3, 4, 5]])
+  }
+
+  @Test func anEditInPlaceIsOneReload() {
+    let items = makeItems(6)
+    let query = items.query(sortedBy: { $0.id < $1.id }, sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    items.cell(for: 4)?.value.text = "edited"
+    #expect(
+      view.batches.last
+        == SectionedBatchUpdate(
+          reloads: [RowPath(section: 0, row: 2)], changedRows: [RowPath(section: 0, row: 2)]))
+    #expect(view.violations == [])
+    #expect(adapter.ids == [[1, 2, 4, 5], [0, 3]])
+  }
+
+  /// Seeded runs of every kind of mutation, with the view ready or not and
+  /// the predicate and order changing: the view always ends as the query.
+  @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+  func theViewFollowsTheQueryThroughRandomMutations(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    func pick(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+    let items = makeItems(30)
+    let query = items.query(
+      where: { $0.text != "6" }, sortedBy: { $0.text < $1.text }, sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    var next = 100
+    for step in 0..<400 {
+      switch pick(12) {
+      case 0:
+        items.insert(TestItem(next, "\(pick(7))", on: pick(2) == 0), at: pick(items.count + 1))
+        next += 1
+      case 1 where !items.isEmpty: items.remove(at: pick(items.count))
+      case 2 where !items.isEmpty: items.move(from: pick(items.count), to: pick(items.count))
+      case 3 where !items.isEmpty, 4 where !items.isEmpty:
+        items.cell(for: items[pick(items.count)].id)?.value.on.toggle()
+      case 5 where !items.isEmpty:
+        items.cell(for: items[pick(items.count)].id)?.value.text = "\(pick(7))"
+      case 6:
+        var elements = items.elements
+        elements.shuffle(using: &random)
+        for index in elements.indices where pick(4) == 0 { elements[index].on.toggle() }
+        if !elements.isEmpty && pick(2) == 0 { elements.remove(at: pick(elements.count)) }
+        items.replaceAll(with: elements)
+      case 7:
+        items.batch { elements in
+          guard !elements.isEmpty else { return }
+          let removed = elements.remove(at: pick(elements.count))
+          elements.insert(
+            TestItem(removed.id, "\(pick(7))", on: !removed.on), at: pick(elements.count + 1))
+        }
+      case 8:
+        let threshold = "\(pick(7))"
+        query.isIncluded = pick(2) == 0 ? { $0.text != "6" } : { $0.text >= threshold }
+      case 9:
+        query.areInIncreasingOrder = pick(2) == 0 ? nil : { $0.text > $1.text }
+      case 10:
+        view.isReady.toggle()
+        adapter.updateIfNeeded()
+      default:
+        items.append(TestItem(next, "\(pick(7))", on: true))
+        next += 1
+      }
+      if view.isReady {
+        #expect(view.sections == expected(query), "seed \(seed), step \(step)")
+      }
+      #expect(view.violations == [], "seed \(seed), step \(step)")
+      if !view.violations.isEmpty || view.isReady && view.sections != expected(query) { return }
+    }
+    // Worth something only if most updates patched the view.
+    #expect(view.reloadCount < view.updateCount / 4)
+  }
+
+  @Test func changesWhileTheViewIsNotReadyBecomeOneUpdate() {
+    let items = makeItems(30)
+    let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    view.isReady = false
+    items.cell(for: 1)?.value.on = true
+    items.cell(for: 2)?.value.text = "edited"
+    items.cell(for: 1)?.value.text = "edited too"
+    items.remove(at: 5)
+    #expect(view.updateCount == 1)
+    #expect(adapter.needsUpdate)
+    #expect(
+      adapter.ids == [
+        [1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 16, 17, 19, 20, 22, 23, 25, 26, 28, 29],
+        [0, 3, 6, 9, 12, 15, 18, 21, 24, 27],
+      ])
+    view.isReady = true
+    adapter.updateIfNeeded()
+    #expect(view.updateCount == 2)
+    #expect(view.reloadCount == 1)
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    #expect(!adapter.needsUpdate)
+  }
+
+  @Test func aChangeMadeWhileTheViewAppliesAnUpdateIsAppliedAfterIt() {
+    let items = makeItems(6)
+    let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    var once = true
+    view.onUpdate = { _ in
+      guard once else { return }
+      once = false
+      items.cell(for: 2)?.value.on = true
+    }
+    items.cell(for: 1)?.value.on = true
+    #expect(!view.didInterleave)
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    #expect(adapter.ids == [[4, 5], [0, 1, 2, 3]])
+  }
+
+  @Test func aReleasedAdapterFreesItsQueryAndLeavesTheView() {
+    let items = makeItems(6)
+    let view = View()
+    weak var weakQuery: SectionedQuery<Int, TestItem>?
+    weak var weakAdapter: SectionedListAdapter<View>?
+    do {
+      let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+      let adapter = SectionedListAdapter(query, view: view)
+      weakQuery = query
+      weakAdapter = adapter
+    }
+    #expect(weakAdapter == nil)
+    #expect(weakQuery == nil)
+    items.remove(at: 0)
+    #expect(view.updateCount == 1)
+  }
+
+  @Test func aReleasedViewIsNotKeptAndACancelledAdapterStops() {
+    let items = makeItems(6)
+    let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+    weak var weakView: View?
+    let adapter: SectionedListAdapter<View>
+    do {
+      let view = View()
+      weakView = view
+      adapter = SectionedListAdapter(query, view: view)
+    }
+    #expect(weakView == nil)
+    items.append(TestItem(9))
+    #expect(adapter.view == nil)
+    adapter.cancel()
+    #expect(!adapter.isActive)
+  }
+}
