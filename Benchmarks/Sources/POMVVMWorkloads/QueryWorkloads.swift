@@ -2,10 +2,15 @@ import POMVVM
 
 // MARK: - One edit with a query attached
 
+/// A sectioned list view that takes every update and draws nothing.
+@MainActor
+final class NoSectionedListView: SectionedListView {
+  func updateSections(_ update: SectionedListUpdate<Int, Row>) {}
+}
+
 /// Toggles one row's `on` through its element cell, with a sectioned query
-/// (sections by `on`, rows by title) and an observer of its batch updates
-/// standing for a sectioned list, or with a `ListAdapter` showing the
-/// array itself.
+/// (sections by `on`, rows by title) shown through a `SectionedListAdapter`,
+/// or with a `ListAdapter` showing the array itself.
 @MainActor
 func kitQueryToggle(size: Int, query attached: Bool) -> any Fixture {
   let sink = sharedSink
@@ -13,11 +18,11 @@ func kitQueryToggle(size: Int, query attached: Bool) -> any Fixture {
   var keep: [Any] = [items]
   if attached {
     let query = items.query(sortedBy: { $0.title < $1.title }, sectionedBy: { $0.on ? 1 : 0 })
+    let view = NoSectionedListView()
     keep.append(query)
-    keep.append(
-      query.observeChanges { change in
-        sink.total &+= change.batchUpdate.moves.count + change.newSectionCount
-      })
+    keep.append(view)
+    keep.append(SectionedListAdapter(query, view: view))
+    keep.append(query.observeChanges { sink.total &+= $0.batchUpdate.moves.count })
   } else {
     let view = NoListView()
     keep.append(view)

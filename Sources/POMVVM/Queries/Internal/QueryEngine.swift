@@ -25,7 +25,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @usableFromInline
   let flatKey: Key?
   @usableFromInline
-  var isFlat: Bool { flatKey != nil }
+  let isFlat: Bool
 
   @usableFromInline
   let tree = _OrderTree<Element.ID>()
@@ -68,6 +68,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     self.sectionKey = sectionKey
     self.sectionOrder = sectionOrder
     self.flatKey = flatKey
+    self.isFlat = flatKey != nil
     _ = evaluateAll()
   }
 
@@ -329,8 +330,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         treeOfKey[key] = number
         appeared.append(key)
       }
+      let elements = array._elements
+      let idIndex = array._idIndex
+      let order = areInIncreasingOrder
       let rank = tree.insertionRank(in: number) { other in
-        self.isBefore(element, at: position, other)
+        Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
       }
       tree.insert(id, at: rank, in: number)
       touched[index].newKey = key
@@ -385,6 +389,26 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @inlinable
   nonisolated static func _ids(at positions: [Int], in elements: [Element]) -> [Element.ID] {
     positions.map { elements[$0].id }
+  }
+
+  /// Whether `element`, at `position` in `elements`, goes before the row of
+  /// `other`: by the sort order, then by the array's order.
+  ///
+  /// Nonisolated and given the array's state, so that a descent's
+  /// comparisons carry no executor checks and no retains of the array.
+  @inlinable
+  nonisolated static func isBefore(
+    _ element: Element, at position: Int, _ other: Element.ID, in elements: [Element],
+    index: _PositionIndex<Element>, by order: ((Element, Element) -> Bool)?
+  ) -> Bool {
+    guard let otherPosition = index.find(other, in: elements) else {
+      preconditionFailure("LiveQuery: a row is not in the array")
+    }
+    if let order {
+      if order(element, elements[otherPosition]) { return true }
+      if order(elements[otherPosition], element) { return false }
+    }
+    return position < otherPosition
   }
 
   /// Whether `element`, at `position` in the array, goes before the row of
