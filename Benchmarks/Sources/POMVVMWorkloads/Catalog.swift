@@ -227,16 +227,6 @@ private let memoryComparisons: [Comparison] = [
 
 private let queryComparisons: [Comparison] = [
   Comparison(
-    "query/toggle across sections, sectioned query + SectionedListAdapter, n = 100,000",
-    target: .ratioAtMost(2), baselineName: "the same at n = 1,000",
-    kit: { kitQueryToggle(size: 100_000, query: true) },
-    baseline: { kitQueryToggle(size: 1_000, query: true) }),
-  Comparison(
-    "query/toggle across sections, sectioned query + SectionedListAdapter, vs no query, n = 100,000",
-    target: .ratioAtMost(3), baselineName: "the same toggle, a ListAdapter over the array",
-    kit: { kitQueryToggle(size: 100_000, query: true) },
-    baseline: { kitQueryToggle(size: 100_000, query: false) }),
-  Comparison(
     "query/one toggle in a filtered sorted query, n = 100,000", target: .kitFaster(1),
     baselineName: "re-filter + re-sort + identity diff on every change", perSample: 1,
     kit: { kitFlatQueryToggle(size: 100_000) },

@@ -1,39 +1,6 @@
 import POMVVM
 
-// MARK: - One edit with a query attached
-
-/// A sectioned list view that takes every update and draws nothing.
-@MainActor
-final class NoSectionedListView: SectionedListView {
-  func updateSections(_ update: SectionedListUpdate<Int, Row>) {}
-}
-
-/// Toggles one row's `on` through its element cell, with a sectioned query
-/// (sections by `on`, rows by title) shown through a `SectionedListAdapter`,
-/// or with a `ListAdapter` showing the array itself.
-@MainActor
-func kitQueryToggle(size: Int, query attached: Bool) -> any Fixture {
-  let sink = sharedSink
-  let items = ObservableArray(makeRows(size))
-  var keep: [Any] = [items]
-  if attached {
-    let query = items.query(sortedBy: { $0.title < $1.title }, sectionedBy: { $0.on ? 1 : 0 })
-    let view = NoSectionedListView()
-    keep.append(query)
-    keep.append(view)
-    keep.append(SectionedListAdapter(query, view: view))
-    keep.append(query.observeChanges { sink.total &+= $0.batchUpdate.moves.count })
-  } else {
-    let view = NoListView()
-    keep.append(view)
-    keep.append(ListAdapter(items, view: view))
-  }
-  let id = size / 2
-  guard let on = items.cell(for: id, \.on) else { fatalError("no row \(id)") }
-  return Loop(keeping: (keep, on)) { iterations in
-    for _ in 0..<iterations { on.value.toggle() }
-  }
-}
+// MARK: - What apps write today, and a new predicate
 
 /// What an app writes today: after every change, filter, sort and diff
 /// the visible rows by identity against the last ones.
