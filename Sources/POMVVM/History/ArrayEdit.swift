@@ -30,7 +30,7 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   /// it, trimmed of the ends that kept their order; `nil` when the order
   /// did not change (or for any other change set).
   @usableFromInline
-  var order: (old: [Element.ID], new: [Element.ID])?
+  var order: (old: [Element.ID], new: [Element.ID])? = nil
   /// `conflict(_:_:)` and `apply(_:)`, specialized where the record was
   /// made.
   @usableFromInline
@@ -43,10 +43,8 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   @inlinable
   init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
     self.array = array
-    if change.changeSet.reload == nil {
-      changeSet = change.changeSet
-      order = nil
-    } else {
+    changeSet = change.changeSet
+    if change.changeSet.reload != nil {
       (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array._isUnchanged)
     }
     movedIDs = Self.movedIDs(of: change)
@@ -61,7 +59,7 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   func reset(to change: ArrayChange<Element>) {
     if change.changeSet.reload == nil {
       changeSet = change.changeSet
-      order = nil
+      if order != nil { order = nil }
     } else {
       (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array?._isUnchanged)
     }

@@ -32,7 +32,8 @@ extension UndoHistory {
         return
       }
       self._record(
-        of: array, delivery: array._deliveryRoot, { _ArrayEdit(array: array, change: change) },
+        of: ObjectIdentifier(array), delivery: array._deliveryRoot,
+        { _ArrayEdit(array: array, change: change) },
         merge: { last in
           // Only an `_ArrayEdit<Element>` records this array: no dynamic cast.
           guard last.object === array else { return false }
@@ -84,7 +85,7 @@ extension UndoHistory {
         return
       }
       self._record(
-        of: cell, delivery: cell._deliveryPass,
+        of: ObjectIdentifier(cell), delivery: cell._deliveryPass,
         { _CellEdit(cell: cell, before: oldValue, after: newValue) },
         merge: { last in
           // Only a `_CellEdit<Value>` records this cell: no dynamic cast.

@@ -360,7 +360,7 @@ public final class UndoHistory {
   /// merges, or as a new step.
   ///
   /// - Parameters:
-  ///   - object: The tracked object that changed.
+  ///   - object: The identity of the tracked object that changed.
   ///   - delivery: The number of the object's delivery under way, which the
   ///     change is part of.
   ///   - makeRecord: Makes the change's record.
@@ -372,7 +372,7 @@ public final class UndoHistory {
   ///   - actionName: The name of a new step outside a transaction.
   @usableFromInline
   func _record(
-    of object: AnyObject, delivery: UInt64?, _ makeRecord: () -> any _UndoRecord,
+    of object: ObjectIdentifier, delivery: UInt64?, _ makeRecord: () -> any _UndoRecord,
     merge: (any _UndoRecord) -> Bool, reuse: (any _UndoRecord) -> Bool, isMergeable: Bool,
     actionName: String?
   ) {
@@ -381,13 +381,15 @@ public final class UndoHistory {
       openStep.append(makeRecord())
       return
     }
-    let current = _DeliveryKey(object: ObjectIdentifier(object), number: delivery)
-    if let top = undoSteps.last, top.isReacting(to: current, in: self) {
+    let current = _DeliveryKey(object: object, number: delivery)
+    if let top = undoSteps.last, top.isReacting({ isUnderWay($0, current) }) {
       // A reaction: an observer's change made while a change of the top
       // step is still being delivered belongs to that step.
-      if let last = top.last, last.object === object, merge(last) { return }
+      if let last = top.last, last.object.map(ObjectIdentifier.init) == object, merge(last) {
+        return
+      }
       top.append(makeRecord())
-      top.noteDeliveries(current, in: self)
+      top.noteDeliveries(current, others: deliveries(besides: current.object))
       isMerging = false
       return
     }
@@ -407,13 +409,13 @@ public final class UndoHistory {
     {
       let step = undoSteps.removeFirst()
       step.lastChange = time
-      step.setDeliveries(current, in: self)
+      step.setDeliveries(current, others: deliveries(besides: current.object))
       undoSteps.append(step)
       refresh()
       return
     }
     let step = _UndoStep(name: actionName, record: makeRecord(), lastChange: time)
-    step.setDeliveries(current, in: self)
+    step.setDeliveries(current, others: deliveries(besides: current.object))
     push(step)
   }
 
@@ -484,11 +486,15 @@ public final class UndoHistory {
     redoActionName.update(now.redo)
   }
 
-  /// The delivery under way of the tracked object `id`, if it lives.
-  func delivery(of id: ObjectIdentifier) -> UInt64? {
-    guard let index = tracked.firstIndex(where: { $0.id == id }), tracked[index].object != nil
-    else { return nil }
-    return tracked[index].delivery()
+  /// Whether the delivery `key` is still under way, `current` being the
+  /// delivery of the change recorded now.
+  func isUnderWay(_ key: _DeliveryKey, _ current: _DeliveryKey) -> Bool {
+    guard let number = key.number else { return false }
+    if key.object == current.object { return current.number == number }
+    guard let index = tracked.firstIndex(where: { $0.id == key.object }),
+      tracked[index].object != nil
+    else { return false }
+    return tracked[index].delivery() == number
   }
 
   /// The tracked objects other than `id` that are delivering now, with

@@ -141,25 +141,27 @@ final class _UndoStep {
   /// Whether a delivery that was under way when the step last took a
   /// change still is, `current` being the delivery of the change recorded
   /// now: that change then reacts to the step's.
-  func isReacting(to current: _DeliveryKey, in history: UndoHistory) -> Bool {
+  ///
+  /// - Parameter isUnderWay: Whether a delivery is still under way.
+  /// - Returns: Whether one of the step's deliveries is.
+  func isReacting(_ isUnderWay: (_DeliveryKey) -> Bool) -> Bool {
     guard let firstDelivery else { return false }
-    if firstDelivery.isUnderWay(current, in: history) { return true }
-    return otherDeliveries.contains { $0.isUnderWay(current, in: history) }
+    return isUnderWay(firstDelivery) || otherDeliveries.contains(where: isUnderWay)
   }
 
   /// Remembers the deliveries under way now, `current` first, instead of
   /// those the step saw before.
-  func setDeliveries(_ current: _DeliveryKey, in history: UndoHistory) {
+  func setDeliveries(_ current: _DeliveryKey, others: [_DeliveryKey]) {
     firstDelivery = nil
     if !otherDeliveries.isEmpty { otherDeliveries.removeAll() }
-    noteDeliveries(current, in: history)
+    noteDeliveries(current, others: others)
   }
 
   /// Adds the deliveries under way now, `current` first, to those the step
   /// saw.
-  func noteDeliveries(_ current: _DeliveryKey, in history: UndoHistory) {
+  func noteDeliveries(_ current: _DeliveryKey, others: [_DeliveryKey]) {
     if current.number != nil { note(current) }
-    for key in history.deliveries(besides: current.object) {
+    for key in others {
       note(key)
     }
   }
@@ -203,12 +205,4 @@ final class _UndoStep {
 struct _DeliveryKey {
   let object: ObjectIdentifier
   let number: UInt64?
-
-  /// Whether this delivery is still under way, `current` being the
-  /// delivery of the change recorded now.
-  func isUnderWay(_ current: _DeliveryKey, in history: UndoHistory) -> Bool {
-    guard let number else { return false }
-    if object == current.object { return current.number == number }
-    return history.delivery(of: object) == number
-  }
 }
