@@ -109,7 +109,14 @@ final class _OrderTree<ID: Hashable> {
   /// The tree that `id` is in.
   @inlinable
   func tree(of id: ID) -> Int? {
-    guard var node = node(of: id) else { return nil }
+    guard let node = node(of: id) else { return nil }
+    return tree(ofNode: node)
+  }
+
+  /// The tree that `node` is in.
+  @inlinable
+  func tree(ofNode start: Int32) -> Int {
+    var node = start
     while parent[Int(node)] >= 0 { node = parent[Int(node)] }
     return Int(-parent[Int(node)] - 2)
   }
@@ -276,15 +283,14 @@ final class _OrderTree<ID: Hashable> {
     return rank
   }
 
-  /// Whether the row of `id` is in order with its neighbours:
+  /// Whether the row of `node` is in order with its neighbours:
   /// `isBefore(other)` says whether the row goes before the row with id
   /// `other`; it must not for the row before, and must for the row after.
   ///
   /// - Complexity: O(log *n*) expected, and at most two calls of
   ///   `isBefore`.
   @inlinable
-  func isInPlace(_ id: ID, isBefore: (ID) -> Bool) -> Bool {
-    guard let node = node(of: id) else { return false }
+  func isInPlace(_ node: Int32, isBefore: (ID) -> Bool) -> Bool {
     let n = Int(node)
     // The row before: the last of the left subtree, or the first ancestor
     // reached from its right.

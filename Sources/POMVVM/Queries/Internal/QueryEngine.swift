@@ -317,8 +317,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     }
     // Where each touched row was, before any leaves.
     for index in touched.indices {
-      let id = touched[index].id
-      guard let number = tree.tree(of: id), let row = tree.rank(of: id) else { continue }
+      guard let node = tree.node(of: touched[index].id) else { continue }
+      let number = tree.tree(ofNode: node)
+      let row = tree.rank(node: node)
       let key = _required(keyOfTree[number], "tree \(number) has no section")
       touched[index].oldKey = key
       touched[index].oldRow = row
@@ -407,7 +408,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     guard isIncluded(element), flatKey != nil || sectionKey(element) == oldKey else { return nil }
     let idIndex = array._idIndex
     let order = areInIncreasingOrder
-    let stays = tree.isInPlace(row.id) { other in
+    guard let node = tree.node(of: row.id) else { return nil }
+    let stays = tree.isInPlace(node) { other in
       Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
     }
     guard stays else { return nil }
