@@ -45,22 +45,34 @@ where View.Key: Comparable {
   /// update.
   public var ids: [[Element.ID]] { (_shown ?? _latest).ids }
 
+  // The adapter runs on every change of its query: its receiving path is
+  // inlinable, so that it runs specialised for the view's types, and its
+  // state skips run-time exclusivity checks, as ListAdapter's does: it is
+  // touched only on the main actor, and no access to it spans a call out
+  // of the adapter.
   @usableFromInline
+  @exclusivity(unchecked)
   weak var _view: View?
   @usableFromInline
+  @exclusivity(unchecked)
   var _query: SectionedQuery<Key, Element>?
   @usableFromInline
+  @exclusivity(unchecked)
   var _subscription: Subscription?
   /// The sections as of the last change the adapter received.
   @usableFromInline
+  @exclusivity(unchecked)
   var _latest = _SectionedRows<Key, Element.ID>()
   /// The sections the view shows, when they are not `_latest`.
   @usableFromInline
+  @exclusivity(unchecked)
   var _shown: _SectionedRows<Key, Element.ID>?
   /// What changed since the view's last update, while it was not ready.
   @usableFromInline
+  @exclusivity(unchecked)
   var _pending: _PendingRows<Element.ID>? = _PendingRows(needsReload: true)
   @usableFromInline
+  @exclusivity(unchecked)
   var _isApplying = false
 
   /// Starts keeping a view in step with a sectioned query: the view is

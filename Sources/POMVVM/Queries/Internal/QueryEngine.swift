@@ -547,9 +547,9 @@ extension _QueryEngine {
   func plan(for change: ArrayChange<Element>) -> Plan {
     let current = array._changeSequence
     if lastSequence == current { return .ignore }
-    let isUnchanged = array._isUnchanged ?? { _, _ in false }
     if array._pending.isEmpty && lastSequence &+ 1 == current {
       guard let reload = change.changeSet.reload else { return .follow }
+      let isUnchanged = array._isUnchanged ?? { _, _ in false }
       var old: [Element.ID: Element] = [:]
       old.reserveCapacity(reload.old.count)
       for element in reload.old { old[element.id] = element }
