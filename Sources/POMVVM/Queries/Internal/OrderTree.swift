@@ -426,6 +426,17 @@ final class _OrderTree<ID: Hashable> {
     setRoot(root, of: tree)
   }
 
+  /// Makes room for `count` slots in all, so that building trees one
+  /// after another appends without growing past them.
+  @inlinable
+  func reserveCapacity(_ count: Int) {
+    ids.reserveCapacity(count)
+    left.reserveCapacity(count)
+    right.reserveCapacity(count)
+    parent.reserveCapacity(count)
+    size.reserveCapacity(count)
+  }
+
   /// ``build(_:in:)`` when no slot is free: the new nodes are the next
   /// slots, appended in bulk, linked through the arrays' buffers.
   ///

@@ -199,6 +199,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       groups[sectionKey(elements[position]), default: []].append(
         Int32(truncatingIfNeeded: position))
     }
+    // Room for every row at once: the trees are built one after another,
+    // and appending each would grow the slots past what they hold.
+    var total = 0
+    for group in groups.values { total += group.count }
+    tree.reserveCapacity(total)
     for (key, group) in groups.sorted(by: { sectionOrder($0.key, $1.key) }) {
       var positions = group
       if let order = areInIncreasingOrder {
