@@ -5,14 +5,20 @@
 /// does, reading what enters from the data only where the batch says rows
 /// enter, so that an edit in place costs O(1) and an insertion or a move
 /// costs O(*k*) plus the sizes of the sections it touches.
+@usableFromInline
 struct _SectionedRows<Key: Hashable, ID: Hashable> {
+  @usableFromInline
   var keys: [Key] = []
+  @usableFromInline
   var ids: [[ID]] = []
   /// The number of rows in all sections.
+  @usableFromInline
   var count = 0
 
+  @inlinable
   init() {}
 
+  @usableFromInline
   init(keys: [Key], ids: [[ID]]) {
     self.keys = keys
     self.ids = ids
@@ -24,6 +30,7 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     zip(keys, ids).map { (key: $0, ids: $1) }
   }
 
+  @inlinable
   func id(at path: RowPath) -> ID? {
     guard ids.indices.contains(path.section), ids[path.section].indices.contains(path.row)
     else { return nil }
@@ -39,6 +46,7 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
   ///   - sectionIDs: The ids of an inserted section, by its new index.
   ///   - id: The id of an inserted row, by its new path.
   /// - Returns: Whether the batch fits.
+  @usableFromInline
   mutating func follow(
     _ batch: SectionedBatchUpdate, key: (Int) -> Key, sectionIDs: (Int) -> [ID],
     id: (RowPath) -> ID

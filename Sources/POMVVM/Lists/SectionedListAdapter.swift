@@ -45,15 +45,34 @@ where View.Key: Comparable {
   /// update.
   public var ids: [[Element.ID]] { (_shown ?? _latest).ids }
 
+  // The adapter runs on every change of its query: its receiving path is
+  // inlinable, so that it runs specialised for the view's types, and its
+  // state skips run-time exclusivity checks, as ListAdapter's does: it is
+  // touched only on the main actor, and no access to it spans a call out
+  // of the adapter.
+  @usableFromInline
+  @exclusivity(unchecked)
   weak var _view: View?
+  @usableFromInline
+  @exclusivity(unchecked)
   var _query: SectionedQuery<Key, Element>?
+  @usableFromInline
+  @exclusivity(unchecked)
   var _subscription: Subscription?
   /// The sections as of the last change the adapter received.
+  @usableFromInline
+  @exclusivity(unchecked)
   var _latest = _SectionedRows<Key, Element.ID>()
   /// The sections the view shows, when they are not `_latest`.
+  @usableFromInline
+  @exclusivity(unchecked)
   var _shown: _SectionedRows<Key, Element.ID>?
   /// What changed since the view's last update, while it was not ready.
+  @usableFromInline
+  @exclusivity(unchecked)
   var _pending: _PendingRows<Element.ID>? = _PendingRows(needsReload: true)
+  @usableFromInline
+  @exclusivity(unchecked)
   var _isApplying = false
 
   /// Starts keeping a view in step with a sectioned query: the view is
@@ -66,6 +85,7 @@ where View.Key: Comparable {
   ///     ``PropagationTrace``; by default, the caller's file.
   ///   - line: Where the adapter is made; by default, the caller's line.
   /// - Complexity: O(*n*) for the first update.
+  @inlinable
   public init(
     _ query: SectionedQuery<Key, Element>, view: View, fileID: StaticString = #fileID,
     line: UInt = #line
@@ -125,11 +145,13 @@ where View.Key: Comparable {
   // MARK: - Internals
 
   /// The query's sections as keys and ids.
+  @usableFromInline
   static func _rows(of query: SectionedQuery<Key, Element>) -> _SectionedRows<Key, Element.ID> {
     let sections = query.sections
     return _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
   }
 
+  @inlinable
   func _receive(_ change: SectionedChange<Key, Element>) {
     guard let query = _query else { return }
     let batch = change.batchUpdate
@@ -167,6 +189,7 @@ where View.Key: Comparable {
   }
 
   /// Brings `_latest` up to date with a change; `false` if it does not fit.
+  @usableFromInline
   func _follow(_ change: SectionedChange<Key, Element>, query: SectionedQuery<Key, Element>)
     -> Bool
   {
@@ -201,6 +224,7 @@ where View.Key: Comparable {
   }
 
   /// The update to `_latest`, whose elements are read from the array by id.
+  @inlinable
   func _update(
     _ batch: SectionedBatchUpdate, query: SectionedQuery<Key, Element>,
     change: SectionedChange<Key, Element>?
@@ -212,7 +236,7 @@ where View.Key: Comparable {
       batch: batch, keys: rows.keys, ids: rows.ids,
       element: { path in
         let id = rows.ids[path.section][path.row]
-        if let element = array[id: id] { return element }
+        if let index = array._index(of: id) { return array._elements[index] }
         // The array is ahead of the update and removed the element: its
         // last value is in the query's change, or in the query.
         if let change,
@@ -229,6 +253,7 @@ where View.Key: Comparable {
       })
   }
 
+  @inlinable
   func _perform(_ update: SectionedListUpdate<Key, Element>, on view: View) {
     _isApplying = true
     view.updateSections(update)

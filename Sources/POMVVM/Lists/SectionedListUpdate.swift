@@ -17,6 +17,7 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   /// as ``keys``: the view's new data, to swap in inside the update.
   public let ids: [[Element.ID]]
 
+  @usableFromInline
   let _element: (RowPath) -> Element
 
   /// Creates an update.
@@ -26,6 +27,7 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   ///   - keys: The keys of the sections after it.
   ///   - ids: The ids of each section's rows after it.
   ///   - element: The element at a path after it.
+  @inlinable
   public init(
     batch: SectionedBatchUpdate, keys: [Key], ids: [[Element.ID]],
     element: @escaping (RowPath) -> Element
@@ -48,6 +50,7 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   /// - Parameter path: A path after the update.
   /// - Returns: The row's element.
   /// - Complexity: O(log *n*).
+  @inlinable
   public func element(at path: RowPath) -> Element {
     _element(path)
   }

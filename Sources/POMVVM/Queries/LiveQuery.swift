@@ -276,57 +276,72 @@ public final class LiveQuery<Element: Identifiable> {
 
   /// Evaluates every element again while the array is as the rows show it:
   /// when the rows that stay keep their order (a new predicate), the
-  /// change is their removals and insertions, found through the old tree
-  /// in O(*n*), without an identity diff.
+  /// change is their removals and insertions, found through array
+  /// positions in O(*n*), without an identity diff.
   @inlinable
   func _refilter() {
     _retireSnapshot()
     // The array does not change here, so array positions identify the
-    // rows before and after.
+    // rows before and after. Those of the old rows are still known when
+    // the array has not changed since every element was last evaluated.
     let elements = _engine.array._elements
-    let oldIDs = _engine.tree.ids(of: 0)
-    var oldPositions: [Int] = []
-    oldPositions.reserveCapacity(oldIDs.count)
-    var oldRank = [Int32](repeating: -1, count: elements.count)
-    for rank in oldIDs.indices {
-      let position = _required(_engine.array._index(of: oldIDs[rank]), "a row left the array")
-      oldPositions.append(position)
-      oldRank[position] = Int32(rank)
+    let oldPositions: [Int32]
+    if _engine.flatPositionsSequence == _engine.array._changeSequence {
+      oldPositions = _engine.flatPositions
+    } else {
+      let oldIDs = _engine.tree.ids(of: 0)
+      var positions: [Int32] = []
+      positions.reserveCapacity(oldIDs.count)
+      for id in oldIDs {
+        let position = _required(_engine.array._index(of: id), "a row left the array")
+        positions.append(Int32(truncatingIfNeeded: position))
+      }
+      oldPositions = positions
     }
+    let oldCount = oldPositions.count
+    var oldRank = [Int32](repeating: -1, count: elements.count)
+    for rank in oldPositions.indices { oldRank[Int(oldPositions[rank])] = Int32(rank) }
     _ = _engine.evaluateAll(recordingOld: false)
     let positions = _engine.flatPositions
-    _engine.flatPositions = []
-    var stays = [Bool](repeating: false, count: oldIDs.count)
-    var changeSet = ChangeSet<Element>()
+    var stays = [Bool](repeating: false, count: oldCount)
     var last: Int32 = -1
     var isOrdered = true
-    for index in positions.indices {
-      let rank = oldRank[positions[index]]
-      if rank >= 0 {
-        if rank < last {
-          isOrdered = false
-          break
+    var kept = 0
+    for position in positions {
+      let rank = oldRank[Int(position)]
+      guard rank >= 0 else { continue }
+      if rank < last {
+        isOrdered = false
+        break
+      }
+      last = rank
+      stays[Int(rank)] = true
+      kept += 1
+    }
+    var changeSet = ChangeSet<Element>()
+    let changes = oldCount - kept + positions.count - kept
+    if isOrdered && changes <= Swift.max(oldCount, positions.count) {
+      changeSet.insertions.reserveCapacity(positions.count - kept)
+      changeSet.removals.reserveCapacity(oldCount - kept)
+      elements.withUnsafeBufferPointer { elements in
+        for index in positions.indices where oldRank[Int(positions[index])] < 0 {
+          changeSet.insertions.append(
+            .init(index: index, element: elements[Int(positions[index])]))
         }
-        last = rank
-        stays[Int(rank)] = true
-      } else {
-        changeSet.insertions.append(.init(index: index, element: elements[positions[index]]))
+        for index in oldPositions.indices where !stays[index] {
+          changeSet.removals.append(
+            .init(index: index, element: elements[Int(oldPositions[index])]))
+        }
       }
-    }
-    if isOrdered {
-      for index in oldIDs.indices where !stays[index] {
-        changeSet.removals.append(.init(index: index, element: elements[oldPositions[index]]))
-      }
-    }
-    if !isOrdered || changeSet.count > Swift.max(oldIDs.count, positions.count) {
+    } else {
       // The order changed too, or most rows did: diff by identity, which
       // falls back to a reload.
       var oldElements: [Element] = []
-      oldElements.reserveCapacity(oldIDs.count)
-      for position in oldPositions { oldElements.append(elements[position]) }
+      oldElements.reserveCapacity(oldCount)
+      for position in oldPositions { oldElements.append(elements[Int(position)]) }
       var newElements: [Element] = []
       newElements.reserveCapacity(positions.count)
-      for position in positions { newElements.append(elements[position]) }
+      for position in positions { newElements.append(elements[Int(position)]) }
       changeSet =
         isOrdered
         ? .reload(from: oldElements, to: newElements)

@@ -260,6 +260,17 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @inlinable
   func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
     let touched = step.touched
+    if touched.count == 1, step.deletedSections.isEmpty, step.insertedSections.isEmpty {
+      // One row: in place, the common case, it needs no sets and no sorts.
+      let row = touched[0]
+      if row.oldRow >= 0, row.oldRow == row.newRow, row.oldSection == row.newSection,
+        row.oldKey == row.newKey
+      {
+        guard row.changed else { return SectionedBatchUpdate() }
+        let path = RowPath(section: row.newSection, row: row.newRow)
+        return SectionedBatchUpdate(reloads: [path], changedRows: [path])
+      }
+    }
     var batch = SectionedBatchUpdate(
       sectionDeletions: step.deletedSections, sectionInsertions: step.insertedSections)
     let deleted = Set(step.deletedSections)

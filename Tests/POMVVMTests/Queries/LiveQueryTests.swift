@@ -84,6 +84,32 @@ struct LiveQueryTests {
     _ = subscription
   }
 
+  /// A new predicate right after another reuses the rows' array
+  /// positions; after the array moved its elements, it must not.
+  @Test
+  func newPredicatesBeforeAndAfterTheArrayShiftsPublishReplayableChanges() {
+    let array = ObservableArray((0..<8).map { TestItem($0, "\(7 - $0)", on: $0 % 2 == 0) })
+    let query = array.query(where: \.on, sortedBy: { $0.text < $1.text })
+    var contents = query.elements
+    var failures: [String] = []
+    let subscription = query.observeChanges { change in
+      if (try? change.changeSet.applied(to: contents)) != change.newElements {
+        failures.append("\(change.changeSet) on \(contents) is not \(change.newElements)")
+      }
+      contents = change.newElements
+    }
+    query.isIncluded = { $0.id % 3 == 0 }
+    query.isIncluded = { $0.id < 5 }
+    array.insert(TestItem(10, "9", on: true), at: 0)
+    array.remove(at: 3)
+    query.isIncluded = { $0.id % 2 == 0 }
+    let expected = array.elements.filter { $0.id % 2 == 0 }.sorted { $0.text < $1.text }
+    #expect(query.elements == expected)
+    #expect(contents == expected)
+    #expect(failures == [])
+    _ = subscription
+  }
+
   @Test
   func anEditOfTheSortKeyIsOneMove() {
     let array = ObservableArray((0..<5).map { TestItem($0, "\($0)") })

@@ -58,4 +58,39 @@ struct OrderTreeTests {
     }
     #expect(failures == [])
   }
+
+  /// A tree built in bulk on fresh slots has every id in order, and a row
+  /// is in place exactly when it goes after the row before it and before
+  /// the row after it, which takes at most two comparisons.
+  @Test
+  func aBulkBuiltTreeKnowsWhetherARowIsStillBetweenItsNeighbours() {
+    let tree = _OrderTree<Int>()
+    _ = tree.addTree()
+    let ids = Array(0..<500).map { $0 * 2 }
+    tree.build(ids, in: 0)
+    #expect(tree.ids(of: 0) == ids)
+    #expect(ids.indices.allSatisfy { tree.rank(of: ids[$0]) == $0 })
+    var wrong: [String] = []
+    for id in ids {
+      guard let node = tree.node(of: id) else {
+        wrong.append("\(id) has no node")
+        continue
+      }
+      // A new value `value` (in the ids' units) for the row of `id`.
+      for (shift, expected) in [(0, true), (1, true), (-1, true), (3, false), (-3, false)] {
+        let value = id + shift
+        var calls = 0
+        let inPlace = tree.isInPlace(node) { other in
+          calls += 1
+          return value < other
+        }
+        let stays =
+          expected || (shift > 0 && id == ids.last) || (shift < 0 && id == ids.first)
+        if inPlace != stays || calls > 2 {
+          wrong.append("\(id) moved by \(shift): \(inPlace) after \(calls) calls")
+        }
+      }
+    }
+    #expect(wrong == [])
+  }
 }

@@ -109,7 +109,14 @@ final class _OrderTree<ID: Hashable> {
   /// The tree that `id` is in.
   @inlinable
   func tree(of id: ID) -> Int? {
-    guard var node = node(of: id) else { return nil }
+    guard let node = node(of: id) else { return nil }
+    return tree(ofNode: node)
+  }
+
+  /// The tree that `node` is in.
+  @inlinable
+  func tree(ofNode start: Int32) -> Int {
+    var node = start
     while parent[Int(node)] >= 0 { node = parent[Int(node)] }
     return Int(-parent[Int(node)] - 2)
   }
@@ -276,6 +283,48 @@ final class _OrderTree<ID: Hashable> {
     return rank
   }
 
+  /// Whether the row of `node` is in order with its neighbours:
+  /// `isBefore(other)` says whether the row goes before the row with id
+  /// `other`; it must not for the row before, and must for the row after.
+  ///
+  /// - Complexity: O(log *n*) expected, and at most two calls of
+  ///   `isBefore`.
+  @inlinable
+  func isInPlace(_ node: Int32, isBefore: (ID) -> Bool) -> Bool {
+    let n = Int(node)
+    // The row before: the last of the left subtree, or the first ancestor
+    // reached from its right.
+    var before = Self.none
+    if left[n] >= 0 {
+      before = left[n]
+      while right[Int(before)] >= 0 { before = right[Int(before)] }
+    } else {
+      var child = node
+      var up = parent[n]
+      while up >= 0 && left[Int(up)] == child {
+        child = up
+        up = parent[Int(up)]
+      }
+      before = up
+    }
+    if before >= 0 && isBefore(ids[Int(before)]) { return false }
+    var after = Self.none
+    if right[n] >= 0 {
+      after = right[n]
+      while left[Int(after)] >= 0 { after = left[Int(after)] }
+    } else {
+      var child = node
+      var up = parent[n]
+      while up >= 0 && right[Int(up)] == child {
+        child = up
+        up = parent[Int(up)]
+      }
+      after = up
+    }
+    if after >= 0 && !isBefore(ids[Int(after)]) { return false }
+    return true
+  }
+
   /// Inserts `id`, which must not be in a tree, at `position` of tree `tree`.
   ///
   /// - Complexity: O(log *n*) expected.
@@ -333,6 +382,10 @@ final class _OrderTree<ID: Hashable> {
   @inlinable
   func build(_ ordered: [ID], in tree: Int) {
     for id in self.ids(of: tree) { remove(id) }
+    if free.isEmpty {
+      buildFresh(ordered, in: tree)
+      return
+    }
     let total = count + ordered.count
     if total * 4 > table.count * 3 {
       regrow(capacity: total + total / 2)
@@ -371,6 +424,89 @@ final class _OrderTree<ID: Hashable> {
       root = node
     }
     setRoot(root, of: tree)
+  }
+
+  /// Makes room for `count` slots in all, so that building trees one
+  /// after another appends without growing past them.
+  @inlinable
+  func reserveCapacity(_ count: Int) {
+    ids.reserveCapacity(count)
+    left.reserveCapacity(count)
+    right.reserveCapacity(count)
+    parent.reserveCapacity(count)
+    size.reserveCapacity(count)
+  }
+
+  /// ``build(_:in:)`` when no slot is free: the new nodes are the next
+  /// slots, appended in bulk, linked through the arrays' buffers.
+  ///
+  /// - Complexity: O(*k*) for *k* ids.
+  @inlinable
+  func buildFresh(_ ordered: [ID], in tree: Int) {
+    let k = ordered.count
+    guard k != 0 else {
+      setRoot(Self.none, of: tree)
+      return
+    }
+    let base = ids.count
+    precondition(base + k < Int(Int32.max), "LiveQuery: too many rows")
+    ids.append(contentsOf: ordered)
+    left.append(contentsOf: repeatElement(Self.none, count: k))
+    right.append(contentsOf: repeatElement(Self.none, count: k))
+    parent.append(contentsOf: repeatElement(Self.none, count: k))
+    size.append(contentsOf: repeatElement(1, count: k))
+    let total = count + k
+    if total * 4 > table.count * 3 {
+      // Places every node, the new ones too.
+      regrow(capacity: total + total / 2)
+    } else {
+      for node in base..<(base + k) { place(Int32(node)) }
+      count = total
+    }
+    // A Cartesian tree by priority, built left to right with a stack of
+    // the rightmost path.
+    var stack = [Int32](repeating: 0, count: k)
+    var depth = 0
+    left.withUnsafeMutableBufferPointer { left in
+      right.withUnsafeMutableBufferPointer { right in
+        parent.withUnsafeMutableBufferPointer { parent in
+          size.withUnsafeMutableBufferPointer { size in
+            stack.withUnsafeMutableBufferPointer { stack in
+              @inline(__always)
+              func update(_ node: Int32) {
+                let l = left[Int(node)]
+                let r = right[Int(node)]
+                size[Int(node)] = (l < 0 ? 0 : size[Int(l)]) + (r < 0 ? 0 : size[Int(r)]) + 1
+              }
+              for node in Int32(base)..<Int32(base + k) {
+                let priority = Self.priority(node)
+                var last = Self.none
+                while depth > 0, Self.priority(stack[depth - 1]) < priority {
+                  depth -= 1
+                  last = stack[depth]
+                  update(last)
+                }
+                left[Int(node)] = last
+                if last >= 0 { parent[Int(last)] = node }
+                if depth > 0 {
+                  let top = stack[depth - 1]
+                  right[Int(top)] = node
+                  parent[Int(node)] = top
+                }
+                stack[depth] = node
+                depth += 1
+              }
+              while depth > 0 {
+                depth -= 1
+                update(stack[depth])
+              }
+            }
+          }
+        }
+      }
+    }
+    // The bottom of the stack is the root.
+    setRoot(stack[0], of: tree)
   }
 
   // MARK: - The id table

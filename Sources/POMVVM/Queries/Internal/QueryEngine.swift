@@ -50,11 +50,17 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var rebuilds = 0
-  /// The array positions of a flat query's rows after ``evaluateAll()``,
-  /// for the caller to take.
+  /// The array positions of a flat query's rows, in row order, as of
+  /// ``flatPositionsSequence``: made by ``evaluateAll(recordingOld:)``, and
+  /// still right while the array has not changed since, so that a new
+  /// predicate finds the old rows without looking up their ids.
   @usableFromInline
   @exclusivity(unchecked)
-  var flatPositions: [Int] = []
+  var flatPositions: [Int32] = []
+  /// The array's change number when ``flatPositions`` were made.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var flatPositionsSequence: UInt64 = .max
 
   @inlinable
   init(
@@ -161,22 +167,43 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     rebuilds += 1
     lastSequence = array._changeSequence
     let elements = array._elements
-    var groups: [Key: [Int]] = [:]
-    var flat: [Int] = []
-    let isFlat = self.isFlat
-    for position in elements.indices where isIncluded(elements[position]) {
-      if isFlat {
-        flat.append(position)
-      } else {
-        groups[sectionKey(elements[position]), default: []].append(position)
-      }
-    }
-    if let flatKey { groups = [flatKey: flat] }
+    precondition(elements.count < Int(Int32.max), "LiveQuery: too many rows")
     tree.removeAll(trees: 0)
     sections.removeAll()
     treeOfKey.removeAll()
     keyOfTree.removeAll()
     freeTrees.removeAll()
+    if let flatKey {
+      // One section, always present: no grouping, one array of positions.
+      flatPositions = []
+      var positions: [Int32] = []
+      elements.withUnsafeBufferPointer { elements in
+        for position in elements.indices where isIncluded(elements[position]) {
+          positions.append(Int32(truncatingIfNeeded: position))
+        }
+      }
+      if let order = areInIncreasingOrder {
+        Self._sort(&positions, of: elements, by: order)
+      }
+      let number = tree.addTree()
+      keyOfTree.append(flatKey)
+      treeOfKey[flatKey] = number
+      sections.append((flatKey, number))
+      tree.build(Self._ids(at: positions, in: elements), in: number)
+      flatPositions = positions
+      flatPositionsSequence = lastSequence
+      return old
+    }
+    var groups: [Key: [Int32]] = [:]
+    for position in elements.indices where isIncluded(elements[position]) {
+      groups[sectionKey(elements[position]), default: []].append(
+        Int32(truncatingIfNeeded: position))
+    }
+    // Room for every row at once: the trees are built one after another,
+    // and appending each would grow the slots past what they hold.
+    var total = 0
+    for group in groups.values { total += group.count }
+    tree.reserveCapacity(total)
     for (key, group) in groups.sorted(by: { sectionOrder($0.key, $1.key) }) {
       var positions = group
       if let order = areInIncreasingOrder {
@@ -187,7 +214,6 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       treeOfKey[key] = number
       sections.append((key, number))
       tree.build(Self._ids(at: positions, in: elements), in: number)
-      if isFlat { flatPositions = positions }
     }
     return old
   }
@@ -296,13 +322,15 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     }
     // Where each touched row was, before any leaves.
     for index in touched.indices {
-      let id = touched[index].id
-      guard let number = tree.tree(of: id), let row = tree.rank(of: id) else { continue }
+      guard let node = tree.node(of: touched[index].id) else { continue }
+      let number = tree.tree(ofNode: node)
+      let row = tree.rank(node: node)
       let key = _required(keyOfTree[number], "tree \(number) has no section")
       touched[index].oldKey = key
       touched[index].oldRow = row
       touched[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
     }
+    if touched.count == 1, let step = stepInPlace(touched[0]) { return step }
     var emptied: [Int] = []
     for index in touched.indices where touched[index].oldKey != nil {
       if let (number, _) = tree.remove(touched[index].id), tree.count(of: number) == 0 {
@@ -371,24 +399,53 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       touched: touched, deletedSections: deletedSections, insertedSections: insertedSections)
   }
 
-  /// Sorts positions of `elements` by `order`, ties by position.
+  /// The step of one row that stays in its section, between the same
+  /// neighbours, if `row` is one: then the trees do not change, and its
+  /// place costs two comparisons.
   ///
-  /// Nonisolated, so that the comparisons carry no executor checks.
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func stepInPlace(_ row: Touched) -> Step? {
+    guard let oldKey = row.oldKey, row.isInArray, let position = array._index(of: row.id)
+    else { return nil }
+    let elements = array._elements
+    let element = elements[position]
+    guard isIncluded(element), flatKey != nil || sectionKey(element) == oldKey else { return nil }
+    let idIndex = array._idIndex
+    let order = areInIncreasingOrder
+    guard let node = tree.node(of: row.id) else { return nil }
+    let stays = tree.isInPlace(node) { other in
+      Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
+    }
+    guard stays else { return nil }
+    var row = row
+    if row.oldValue == nil { row.oldValue = element }
+    row.newKey = oldKey
+    row.newRow = row.oldRow
+    row.newSection = row.oldSection
+    return Step(touched: [row], deletedSections: [], insertedSections: [])
+  }
+
+  /// Sorts ascending positions of `elements` by `order`, ties by position.
+  ///
+  /// The standard library's sort is stable, so ties keep the ascending
+  /// positions' order with one call of `order` per comparison. Nonisolated,
+  /// so that the comparisons carry no executor checks.
   @inlinable
   nonisolated static func _sort(
-    _ positions: inout [Int], of elements: [Element], by order: (Element, Element) -> Bool
+    _ positions: inout [Int32], of elements: [Element], by order: (Element, Element) -> Bool
   ) {
-    positions.sort { a, b in
-      if order(elements[a], elements[b]) { return true }
-      if order(elements[b], elements[a]) { return false }
-      return a < b
+    elements.withUnsafeBufferPointer { elements in
+      positions.sort { a, b in order(elements[Int(a)], elements[Int(b)]) }
     }
   }
 
   /// The ids at `positions` of `elements`.
   @inlinable
-  nonisolated static func _ids(at positions: [Int], in elements: [Element]) -> [Element.ID] {
-    positions.map { elements[$0].id }
+  nonisolated static func _ids(at positions: [Int32], in elements: [Element]) -> [Element.ID] {
+    elements.withUnsafeBufferPointer { elements in
+      positions.map { elements[Int($0)].id }
+    }
   }
 
   /// Whether `element`, at `position` in `elements`, goes before the row of
@@ -495,9 +552,9 @@ extension _QueryEngine {
   func plan(for change: ArrayChange<Element>) -> Plan {
     let current = array._changeSequence
     if lastSequence == current { return .ignore }
-    let isUnchanged = array._isUnchanged ?? { _, _ in false }
     if array._pending.isEmpty && lastSequence &+ 1 == current {
       guard let reload = change.changeSet.reload else { return .follow }
+      let isUnchanged = array._isUnchanged ?? { _, _ in false }
       var old: [Element.ID: Element] = [:]
       old.reserveCapacity(reload.old.count)
       for element in reload.old { old[element.id] = element }
