@@ -57,6 +57,22 @@ struct BindingGraphTests {
     #expect(try node(graph, labelled: "detail.on").kind == .projection)
   }
 
+  final class FilteredScreenViewModel: ViewModel {
+    let items = ObservableArray([Item(id: 1, on: false), Item(id: 2, on: true)])
+    lazy var open = items.query(where: \.on)
+    lazy var grouped = items.query(sectionedBy: { $0.on ? 1 : 0 })
+  }
+
+  @Test func queriesAreNamedByTheirPropertyPaths() throws {
+    let screen = FilteredScreenViewModel()
+    _ = (screen.open, screen.grouped)
+    let graph = BindingGraph(reachableFrom: screen)
+    let open = try node(graph, labelled: "open")
+    #expect(open.kind == .aggregate)
+    #expect(open.origin == "POMVVMTests/BindingGraphTests.swift:62")
+    #expect(try node(graph, labelled: "grouped").kind == .aggregate)
+  }
+
   @Test func edgesLinkArraysToTheirCellsAndCellsToWhatDerivesFromThem() throws {
     let screen = ScreenViewModel()
     _ = screen.openCount

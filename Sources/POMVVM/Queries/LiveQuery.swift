@@ -527,3 +527,10 @@ func _observeChanges(of cell: some ObservableCell, _ action: @escaping @MainActo
 {
   cell.observeChanges { _ in action() }
 }
+
+// The binding graph finds a query by property path, as it finds cells: its
+// node is the list its observers subscribe to, labelled with where the
+// query was made.
+extension LiveQuery: _GraphCell {
+  var _graphList: _ObserverListBase { _observers }
+}

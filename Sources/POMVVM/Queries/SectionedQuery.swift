@@ -411,3 +411,8 @@ extension ObservableArray {
     return query
   }
 }
+
+// Found by the binding graph like a cell; see `LiveQuery`.
+extension SectionedQuery: _GraphCell {
+  var _graphList: _ObserverListBase { _observers }
+}
