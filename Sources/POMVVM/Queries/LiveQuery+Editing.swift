@@ -6,18 +6,25 @@ extension LiveQuery {
   /// List { ForEach(query.elements) { … }.onDelete { query.remove(atOffsets: $0) } }
   /// ```
   ///
-  /// - Parameter offsets: Positions in the query, as it is now.
+  /// Offsets out of range are refused: nothing changes, and the refusal is
+  /// reported to ``Diagnostics``.
+  ///
+  /// - Parameters:
+  ///   - offsets: Positions in the query, as it is now.
+  ///   - fileID: Where the removal is asked for, for the report of a
+  ///     refusal; by default, the caller's file.
+  ///   - line: Where the removal is asked for; by default, the caller's line.
+  /// - Returns: Whether the offsets were in range.
   /// - Complexity: O(*k* log *n*) to find the *k* elements, then O(*n*) for
   ///   the array's change (one removal costs what ``ObservableArray/remove(id:)``
   ///   costs).
-  public func remove(atOffsets offsets: some Sequence<Int>) {
-    let ids = Set(offsets.map { id(at: $0) })
-    if ids.count == 1, let only = ids.first {
-      array.remove(id: only)
-      return
-    }
-    guard !ids.isEmpty else { return }
-    array.batch { elements in elements.removeAll { ids.contains($0.id) } }
+  @discardableResult
+  public func remove(
+    atOffsets offsets: some Sequence<Int>, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool {
+    _RowEditing.remove(
+      atOffsets: offsets, rows: _engine.count, id: id(at:), in: array, what: "LiveQuery",
+      fileID: fileID, line: line)
   }
 
   /// Moves the elements at positions of the query to before the element at
@@ -51,54 +58,8 @@ extension LiveQuery {
         fileID: fileID, line: line)
       return false
     }
-    let count = _engine.count
-    let sources = Array(Set(offsets)).sorted()
-    guard destination >= 0 && destination <= count,
-      sources.allSatisfy({ $0 >= 0 && $0 < count })
-    else {
-      Diagnostics.report(
-        "LiveQuery: move \(sources) -> \(destination) is out of range 0...\(count)",
-        fileID: fileID, line: line)
-      return false
-    }
-    guard !sources.isEmpty else { return true }
-    let moving = sources.map { id(at: $0) }
-    let movingSet = Set(moving)
-    // The first row at or after the destination that stays, if any.
-    var anchor: Element.ID?
-    var position = destination
-    while position < count {
-      let candidate = id(at: position)
-      if !movingSet.contains(candidate) {
-        anchor = candidate
-        break
-      }
-      position += 1
-    }
-    var lastStaying: Element.ID?
-    if anchor == nil {
-      var position = count - 1
-      while position >= 0 {
-        let candidate = id(at: position)
-        if !movingSet.contains(candidate) {
-          lastStaying = candidate
-          break
-        }
-        position -= 1
-      }
-    }
-    array.batch { elements in
-      var byID: [Element.ID: Element] = [:]
-      for element in elements where movingSet.contains(element.id) { byID[element.id] = element }
-      elements.removeAll { movingSet.contains($0.id) }
-      var index = elements.count
-      if let anchor, let found = elements.firstIndex(where: { $0.id == anchor }) {
-        index = found
-      } else if let lastStaying, let found = elements.firstIndex(where: { $0.id == lastStaying }) {
-        index = found + 1
-      }
-      elements.insert(contentsOf: moving.compactMap { byID[$0] }, at: index)
-    }
-    return true
+    return _RowEditing.move(
+      fromOffsets: offsets, toOffset: destination, rows: _engine.count, id: id(at:), in: array,
+      what: "LiveQuery", fileID: fileID, line: line)
   }
 }

@@ -313,6 +313,19 @@ struct LiveQueryTests {
   }
 
   @Test
+  func removingAtOffsetsOutOfRangeIsRefusedVisiblyAndChangesNothing() {
+    let array = ObservableArray((0..<4).map { TestItem($0, on: $0 != 3) })
+    let query = array.query(where: \.on)
+    var removed = true
+    let reports = Diagnostics.capturing {
+      removed = query.remove(atOffsets: [0, 3])
+    }
+    #expect(!removed)
+    #expect(reports.count == 1)
+    #expect(array.map(\.id) == [0, 1, 2, 3])
+  }
+
+  @Test
   func aSortedQueryRefusesAMoveVisibly() {
     let array = ObservableArray((0..<3).map { TestItem($0) })
     let query = array.query(sortedBy: { $0.id > $1.id })

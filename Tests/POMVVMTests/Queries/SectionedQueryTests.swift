@@ -193,4 +193,37 @@ struct SectionedQueryTests {
     query.remove(atOffsets: [0, 2], inSection: 1)
     #expect(array.map(\.id) == [0, 2, 3, 4])
   }
+
+  /// Section "b" shows 1, 3, 5: moving its first row to its end puts
+  /// element 1 after 5 in the array, past "a"'s elements in between.
+  @Test
+  func movingRowsOfASectionMovesThemInTheArrayAndKeepsTheirSection() {
+    let array = ObservableArray((0..<6).map { TestItem($0, ["a", "b"][$0 % 2]) })
+    let query = array.query(sectionedBy: \.text)
+    #expect(query.move(fromOffsets: [0], toOffset: 3, inSection: 1))
+    #expect(array.map(\.id) == [0, 2, 3, 4, 5, 1])
+    #expect(Self.shape(query.sections).map(\.ids) == [[0, 2, 4], [3, 5, 1]])
+    #expect(query.move(fromOffsets: [1, 2], toOffset: 0, inSection: 0))
+    #expect(Self.shape(query.sections).map(\.ids) == [[2, 4, 0], [3, 5, 1]])
+  }
+
+  @Test
+  func badSectionsAndOffsetsAndSortedMovesAreRefusedVisibly() {
+    let array = ObservableArray((0..<6).map { TestItem($0, ["a", "b"][$0 % 2]) })
+    let query = array.query(sectionedBy: \.text)
+    let sorted = array.query(sortedBy: { $0.id > $1.id }, sectionedBy: \.text)
+    var results: [Bool] = []
+    let reports = Diagnostics.capturing {
+      results = [
+        query.remove(atOffsets: [0], inSection: 2),
+        query.remove(atOffsets: [3], inSection: 0),
+        query.move(fromOffsets: [0], toOffset: 4, inSection: 0),
+        query.move(fromOffsets: [0], toOffset: 1, inSection: -1),
+        sorted.move(fromOffsets: [0], toOffset: 2, inSection: 0),
+      ]
+    }
+    #expect(results == [false, false, false, false, false])
+    #expect(reports.count == 5)
+    #expect(array.map(\.id) == [0, 1, 2, 3, 4, 5], "nothing changed")
+  }
 }
