@@ -48,6 +48,7 @@ public actor MovieCatalog {
 
   private let movies: [Movie]
   private let latency: Duration
+  private let clock: any Clock<Duration>
   private let beforeAnswering: (@Sendable (Request) async throws -> Void)?
   /// Failures asked for and not used yet; a lock, not the actor, guards
   /// them, so that asking takes effect at once, before any request that
@@ -59,16 +60,21 @@ public actor MovieCatalog {
   /// - Parameters:
   ///   - movies: The movies; the sample catalog by default.
   ///   - latency: How long every request takes.
+  ///   - clock: The clock the latency is waited on; by default, a
+  ///     `ContinuousClock`. Tests pass a `ManualClock` to decide when a
+  ///     request answers.
   ///   - pageSize: How many movies a page holds.
   ///   - beforeAnswering: Runs before each request is answered, for tests
   ///     that hold a request until they are ready; an error it throws fails
   ///     the request.
   public init(
-    movies: [Movie] = MovieCatalog.sample, latency: Duration = .zero, pageSize: Int = 5,
+    movies: [Movie] = MovieCatalog.sample, latency: Duration = .zero,
+    clock: any Clock<Duration> = ContinuousClock(), pageSize: Int = 5,
     beforeAnswering: (@Sendable (Request) async throws -> Void)? = nil
   ) {
     self.movies = movies
     self.latency = latency
+    self.clock = clock
     self.pageSize = max(1, pageSize)
     self.beforeAnswering = beforeAnswering
   }
@@ -172,7 +178,7 @@ public actor MovieCatalog {
   /// kind of request.
   private func answer(_ request: Request) async throws {
     if latency > .zero {
-      try await Task.sleep(for: latency)
+      try await clock.sleep(for: latency)
     }
     try await beforeAnswering?(request)
     try Task.checkCancellation()
