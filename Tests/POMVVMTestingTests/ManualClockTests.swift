@@ -8,6 +8,25 @@ import Testing
 private final class WakeLog {
   var entries: [String] = []
 
+  /// Starts a sleeper as `sleeper(_:until:on:then:)` does, and returns once
+  /// it is asleep on the clock: the sleep runs off the main actor, so
+  /// sleepers started one after the other may otherwise reach the clock in
+  /// either order.
+  @discardableResult
+  func asleep(
+    _ name: String, until offset: Duration, on clock: ManualClock,
+    then next: (@MainActor () -> Void)? = nil
+  ) async -> Task<Void, Never> {
+    let before = clock.sleeperCount
+    let task = sleeper(name, until: offset, on: clock, then: next)
+    var rounds = 0
+    while clock.sleeperCount <= before && rounds < 100_000 {
+      await Task.yield()
+      rounds += 1
+    }
+    return task
+  }
+
   /// Starts a task that sleeps until `offset` on `clock`, then logs `name`
   /// (or `name cancelled`).
   @discardableResult
@@ -46,8 +65,7 @@ struct ManualClockTests {
     let clock = ManualClock()
     let log = WakeLog()
     for name in ["first", "second", "third"] {
-      log.sleeper(name, until: .seconds(1), on: clock)
-      await Task.yield()
+      await log.asleep(name, until: .seconds(1), on: clock)
     }
     await clock.advance(by: .seconds(1))
     #expect(
@@ -79,11 +97,11 @@ struct ManualClockTests {
   @Test func aWakeUpSettlesBeforeTheNextSleeperWakes() async {
     let clock = ManualClock()
     let log = WakeLog()
-    log.sleeper("a", until: .seconds(1), on: clock) {
+    await log.asleep("a", until: .seconds(1), on: clock) {
       // What the first wake-up does runs before the second sleeper wakes.
       log.entries.append("a's effect")
     }
-    log.sleeper("b", until: .seconds(1), on: clock)
+    await log.asleep("b", until: .seconds(1), on: clock)
     await clock.advance(by: .seconds(1))
     #expect(log.entries == ["a at 1.0 seconds", "a's effect", "b at 1.0 seconds"])
   }
@@ -107,8 +125,8 @@ struct ManualClockTests {
     let log = WakeLog()
     var victim: Task<Void, Never>?
     // Both are due at 1 s; the first, woken first, cancels the second.
-    log.sleeper("killer", until: .seconds(1), on: clock) { victim?.cancel() }
-    victim = log.sleeper("victim", until: .seconds(1), on: clock)
+    await log.asleep("killer", until: .seconds(1), on: clock) { victim?.cancel() }
+    victim = await log.asleep("victim", until: .seconds(1), on: clock)
     await clock.advance(by: .seconds(1))
     #expect(log.entries == ["killer at 1.0 seconds", "victim cancelled"])
   }
