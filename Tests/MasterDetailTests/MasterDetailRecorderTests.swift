@@ -84,13 +84,18 @@ struct MasterDetailRecorderTests {
     recorder.finish()
   }
 
-  @Test func insertingAnItemIsOneChangeOfTheArrayAndItsNewRowIsNotNoise() throws {
+  @Test func insertingAnItemIsOneChangeOfTheArrayAndOneNewRowExpectedWhole() throws {
     let views = try Views()
     let recorder = StateRecorder(of: views)
     recorder.perform {
       views.master.insertNowDate(text: "third")
     } expecting: {
       $0.changed(\.master.items) { $0.changeSet.insertions.map(\.index) == [0] }
+      // The new row view appears with its bound view model: its cells'
+      // first values are its value, not changes of their own.
+      $0.added(\.list.rows[0]) { row in
+        row.line.value == "[ ] third" && row.viewModel?.on.value == false
+      }
     }
     #expect(views.list.lines.count == 4, "the header and three rows")
     recorder.perform {

@@ -531,7 +531,12 @@ struct _RootFinder {
           "only the first \(Self.childLimit) elements are searched")
         break
       }
-      find(in: child.value, path: childPath(path, mirror, child, index: index), depth: depth + 1)
+      var value = child.value
+      if mirror.displayStyle == .dictionary {
+        // A dictionary's child is a `(key:, value:)` pair, named by its key.
+        value = Mirror(reflecting: value).children.dropFirst().first?.value ?? value
+      }
+      find(in: value, path: childPath(path, mirror, child, index: index), depth: depth + 1)
       index += 1
     }
   }
@@ -569,7 +574,6 @@ struct _RootFinder {
     case .collection?, .set?:
       return "\(path ?? "")[\(index)]"
     case .dictionary?:
-      // A dictionary's child is a `(key:, value:)` pair: name it by its key.
       let pair = Array(Mirror(reflecting: child.value).children)
       let key = pair.first.map { Self.keyDescription($0.value) } ?? "\(index)"
       return "\(path ?? "")[\(key)]"
