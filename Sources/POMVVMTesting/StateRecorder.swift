@@ -384,7 +384,9 @@ public final class StateRecorder<Root> {
     var reachable = Set<ObjectIdentifier>()
     for piece in search.states {
       reachable.insert(piece.identity)
-      if let state = states[piece.identity], state.object === piece.object {
+      // The same state, unless what was found there before was released
+      // and a new object took its address.
+      if let state = states[piece.identity], state.object != nil {
         state.path = piece.path
         continue
       }
