@@ -2,9 +2,11 @@
 /// change it did not expect: exhaustive testing, as TCA's `TestStore` does
 /// it for reducers.
 ///
-/// The recorder finds every cell, derived cell, aggregate, array and event
-/// stream stored in the root, the way `BindingGraph` does, names each by
-/// its property path (`detail.on`, `rows[2].text`, `openSwitchCount`) and
+/// The recorder finds every cell, derived cell, aggregate, array, event
+/// stream and query reachable from the root, the way `BindingGraph` does —
+/// at any depth, through view models, collections, optionals, enum payloads
+/// and the values of cells — names each by its property path (`detail.on`,
+/// `rows[2].text`, `destination.value.detail.title`, `openSwitchCount`) and
 /// observes it. Each ``perform(_:expecting:fileID:filePath:line:column:)-52utz``
 /// runs an action, then compares what changed during it with what the
 /// expectations say:
@@ -38,14 +40,26 @@
 /// `perform`, assert what it changes there, and call `finish()` at the end
 /// of a test whose effects may still run.
 ///
-/// ## Cells that come and go
+/// ## State that comes and goes
 ///
-/// After each action the recorder looks for state again. Cells that the
-/// action created — the cells of a new row — are followed from then on; their
-/// creation is not a change: the array's change that inserted the row is.
-/// Cells that the action made unreachable — the cells of a deleted row — are
-/// no longer followed; a change they made before they left is still
-/// reported, under the path they had.
+/// After each action the recorder searches the root again. State that the
+/// action created — a pushed screen, a presented sheet, a new row's view
+/// model — is reported as *added*, whole, with the value it has at the end
+/// of the step (the changes it went through during the step are part of
+/// that value), and the step must expect it with
+/// ``StateExpectations/added(_:where:)-(KeyPath<Root,Model>,_)`` or
+/// ``StateExpectations/added(_:like:)-(KeyPath<Root,Model>,_)``; it is
+/// followed from then on. State that the action made unreachable — a
+/// dismissed sheet, a deleted row — is no longer followed; a change it made
+/// before it left is still reported, under the path it had, and a step can
+/// expect it by that path (`$0.changed(\.sheet?.title, to: "Saved")`).
+///
+/// ## Nothing is skipped silently
+///
+/// What the recorder cannot look into — a closure, an actor, an object that
+/// is not a view model — it lists once, by path, as a note
+/// (not recorded: `cache` (a closure)). Exclude a path on purpose with
+/// `ignoring:` (``init(of:ignoring:fileID:filePath:line:column:)``).
 ///
 /// ## Exhaustivity
 ///
@@ -98,7 +112,7 @@ public final class StateRecorder<Root> {
   private let ignored: [IgnoredPath]
   /// The blind spots already reported, each once.
   private var reportedBlindSpots = Set<String>()
-  /// Every blind spot reported, as listed: ``not recorded: `cache` (a closure)``.
+  /// Every blind spot reported, as listed: not recorded: `cache` (a closure).
   private(set) var notRecorded: [String] = []
   /// How many of `notRecorded` were reported.
   private var reportedBlindSpotLines = 0
@@ -120,7 +134,7 @@ public final class StateRecorder<Root> {
   ///
   /// What the recorder cannot look into — a closure, an actor, an object
   /// that is not a view model — it lists once, by path, as a note at this
-  /// line (`` not recorded: `cache` (a closure) ``), and again at the step
+  /// line (not recorded: `cache` (a closure)), and again at the step
   /// where new such paths appear.
   ///
   /// - Parameters:

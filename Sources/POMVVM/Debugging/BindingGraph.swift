@@ -132,10 +132,12 @@ public struct BindingGraph: Sendable, Hashable, CustomStringConvertible {
   /// derived cells (and their other sources), element cells and aggregates.
   ///
   /// A root is a cell, an array or a stream of the kit, or any other value —
-  /// a view model, a feature — whose stored properties are searched (to a
-  /// depth of six, through optionals, collections and state machines) for
-  /// them. Cells found that way that have no label are labelled by their
-  /// property path.
+  /// a view model, a feature — whose stored properties are searched for
+  /// them, at any depth: through view models and views, optionals,
+  /// collections, dictionaries, structs, enum payloads (named by their case,
+  /// `destination.detail`), the values of cells (`sheet.value.title`), the
+  /// elements of arrays (`rows[2].on`), state machines and stores. Cells
+  /// found that way that have no label are labelled by their property path.
   ///
   /// - Parameter roots: Where to start.
   @MainActor
