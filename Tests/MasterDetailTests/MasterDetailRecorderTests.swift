@@ -6,9 +6,9 @@ import Testing
 /// The Master-Detail screen as the recorder sees it: the list's view
 /// model, a view model per row, and the detail of the item at row 1.
 ///
-/// The recorder searches the root's stored properties, and below them view
-/// models, views and collections (as `BindingGraph` does): so the screen
-/// stores them itself rather than through a plain struct such as `Sample`.
+/// The recorder searches everything reachable from the root (as
+/// `BindingGraph` does); the screen names its parts itself so that the
+/// paths read `rows[1].on` and `detail.on`.
 @MainActor
 private struct Screen {
   let master: MasterViewModel

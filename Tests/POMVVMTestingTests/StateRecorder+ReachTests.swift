@@ -509,3 +509,26 @@ struct StateRecorderReachTests {
     recorder.finish()
   }
 }
+
+/// A view model whose load's value holds a view model.
+@MainActor
+private final class LoadingModel: ViewModel {
+  let status = Observable<LoadStatus<DetailModel>>(.idle)
+}
+
+extension StateRecorderReachTests {
+  @Test func aViewModelInsideAGenericKitValueIsRecorded() {
+    let model = LoadingModel()
+    let detail = DetailModel(title: "Milk")
+    model.status.value = .loaded(detail)
+    let recorder = StateRecorder(of: model)
+    #expect(recorder.recordedPaths.contains("status.value.loaded.title"))
+    #expect(recorder.notRecorded.isEmpty)
+    recorder.perform {
+      detail.title.value = "Oat milk"
+    } expecting: {
+      $0.changed(\.status.value.value?.title, to: "Oat milk")
+    }
+    recorder.finish()
+  }
+}

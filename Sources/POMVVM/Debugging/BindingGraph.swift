@@ -462,6 +462,9 @@ struct _RootFinder {
   var isIgnored: ((String) -> Bool)?
   private var visited = Set<ObjectIdentifier>()
   private var rootType = ""
+  /// Whether the search is inside a value of the standard library, of
+  /// Foundation or of the kit.
+  private var isInsideLibraryValue = false
 
   /// How many children of one collection are searched; more are listed as
   /// a blind spot.
@@ -510,16 +513,26 @@ struct _RootFinder {
       return
     }
     if Self.isClosure(value) {
-      blind(path, "a closure")
+      // A closure the kit or the standard library keeps inside a value of
+      // theirs is theirs, not app state.
+      if !isInsideLibraryValue { blind(path, "a closure") }
       return
     }
     if _isPlainData(type(of: value)) { return }
     let mirror = Mirror(reflecting: value)
+    let wasInsideLibraryValue = isInsideLibraryValue
+    defer { isInsideLibraryValue = wasInsideLibraryValue }
+    // An app's view model inside a library value is the app's again.
+    if mirror.displayStyle == .class { isInsideLibraryValue = false }
     switch mirror.displayStyle {
     case .struct?, .enum?:
-      // Values of the standard library and Foundation (`Date`, `URL`) hold
-      // nothing to find; searching each of their fields would only cost.
-      if depth > 0, Self.holdsNoAppState(type(of: value)) { return }
+      if depth > 0, Self.holdsNoAppState(type(of: value)) {
+        // Values of the standard library, Foundation and the kit (`Date`,
+        // `URL`) hold nothing to find, unless they are generic over an
+        // app's type (`LoadStatus<Movie>`, `Result<Screen, Error>`).
+        guard _typeName(type(of: value), qualified: false).contains("<") else { return }
+        isInsideLibraryValue = true
+      }
     case nil:
       return
     default:
