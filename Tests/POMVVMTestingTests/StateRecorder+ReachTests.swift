@@ -532,3 +532,22 @@ extension StateRecorderReachTests {
     recorder.finish()
   }
 }
+
+/// More rows than the recorder searches in one collection.
+@MainActor
+private final class LongListModel: ViewModel {
+  let rows = ObservableArray((1...1_001).map { RowModel(id: $0) })
+  let plain = Observable((1...2_000).map { "line \($0)" })
+}
+
+extension StateRecorderReachTests {
+  @Test func aCollectionLongerThanTheSearchIsSaidOnlyWhereItHoldsState() {
+    let recorder = StateRecorder(of: LongListModel())
+    #expect(
+      recorder.notRecorded == [
+        "not recorded: `rows[1000...]` (only the first 1000 elements are searched)"
+      ])
+    #expect(recorder.recordedPaths.count == 1 + 1_000 + 1)
+    recorder.finish()
+  }
+}

@@ -539,11 +539,16 @@ struct _RootFinder {
       break
     }
     var index = 0
+    let found = lists.count + holders.count
     for child in mirror.children {
       guard index < Self.childLimit else {
-        blind(
-          path.map { "\($0)[\(Self.childLimit)...]" } ?? "[\(Self.childLimit)...]",
-          "only the first \(Self.childLimit) elements are searched")
+        // Said only where the elements searched held state: a long list of
+        // plain data holds none further on either.
+        if lists.count + holders.count > found {
+          blind(
+            path.map { "\($0)[\(Self.childLimit)...]" } ?? "[\(Self.childLimit)...]",
+            "only the first \(Self.childLimit) elements are searched")
+        }
         break
       }
       var value = child.value
@@ -562,10 +567,11 @@ struct _RootFinder {
     if let array = object as? any _GraphArray {
       guard array._graphElementsMayHoldObjects else { return }
       let elements = array._graphElements(upTo: Self.childLimit)
+      let found = lists.count + holders.count
       for (index, element) in elements.enumerated() {
         find(in: element, path: "\(path ?? "")[\(index)]", depth: depth + 1)
       }
-      if array._graphCount > Self.childLimit {
+      if array._graphCount > Self.childLimit, lists.count + holders.count > found {
         blind(
           "\(path ?? "")[\(Self.childLimit)...]",
           "only the first \(Self.childLimit) elements are searched")
