@@ -546,7 +546,17 @@ public final class StateRecorder<Root> {
       if let object, let found = BindingGraph._stateIdentity(of: object),
         states[found] != nil || changesOf[found] != nil
       {
-        identity = found
+        // The state now at the path did not change, but the state that
+        // had the path until this step removed it did: a subscript read
+        // after the action (`\.rows[0].on`) names the row that took the
+        // removed one's place.
+        if changesOf[found] == nil, let path = states[found]?.path,
+          let removed = removedPaths[path], changesOf[removed] != nil
+        {
+          identity = removed
+        } else {
+          identity = found
+        }
       } else if let path = recorderPath(of: item.keyPath), let removed = removedPaths[path] {
         // State this step removed: its last changes were recorded under
         // the path it had.

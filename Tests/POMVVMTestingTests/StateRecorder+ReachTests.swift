@@ -436,6 +436,21 @@ struct StateRecorderReachTests {
     recorder.finish()
   }
 
+  @Test func aRemovedRowsLastChangeIsExpectedByThePathItHad() {
+    let model = CollectionsModel()
+    let recorder = StateRecorder(of: model)
+    recorder.perform {
+      model.rows[0].on.value = true
+      model.rows.remove(at: 0)
+    } expecting: {
+      // Read after the action, `rows[0]` is the row that took its place,
+      // which did not change: the change is the removed row's.
+      $0.changed(\.rows[0].on, to: true)
+      $0.changed(\.rows) { $0.changeSet.removals.map(\.index) == [0] }
+    }
+    recorder.finish()
+  }
+
   // MARK: - Queries
 
   @Test func aLiveQueryIsRecordedAsItsRows() {
