@@ -108,6 +108,9 @@ public final class StateRecorder<Root> {
   private var removedPaths: [String: ObjectIdentifier] = [:]
   /// The names of the state that left during the current step.
   private var removedNames: [ObjectIdentifier: String] = [:]
+  /// The cells, arrays and streams that appeared during the current step
+  /// (or since the previous one), alone or inside a new view model.
+  private var appearedStates = Set<ObjectIdentifier>()
   /// The paths the test excludes on purpose.
   private let ignored: [IgnoredPath]
   /// The blind spots already reported, each once.
@@ -408,7 +411,10 @@ public final class StateRecorder<Root> {
       states[piece.identity]?.subscription?.cancel()
       states[piece.identity] = RecordedState(
         piece, record: { [weak self] in self?.record($0, $1) })
-      if states[piece.identity] != nil { newStates.append(piece) }
+      if states[piece.identity] != nil {
+        newStates.append(piece)
+        if appearance != nil { appearedStates.insert(piece.identity) }
+      }
     }
     for (identity, state) in states where !reachable.contains(identity) {
       state.subscription?.cancel()
@@ -481,6 +487,7 @@ public final class StateRecorder<Root> {
     }
     removedPaths.removeAll()
     removedNames.removeAll()
+    appearedStates.removeAll()
     discover(addingState: .afterTheStep)
     reportBlindSpots(at: location)
     isInStep = true
@@ -504,6 +511,7 @@ public final class StateRecorder<Root> {
     let (problems, skipped) = compare(changes, appeared, expectations.items)
     removedPaths.removeAll()
     removedNames.removeAll()
+    appearedStates.removeAll()
     skippedInLastStep = skipped
     if !problems.isEmpty {
       let count = problems.count
@@ -554,6 +562,11 @@ public final class StateRecorder<Root> {
           let removed = removedPaths[path], changesOf[removed] != nil
         {
           identity = removed
+        } else if changesOf[found] == nil, appearedStates.contains(found) {
+          problems.append(
+            "Expected a change of \(name(of: item)), which appeared in this step: its value "
+              + "is part of the new state, which a step expects with `added`")
+          continue
         } else {
           identity = found
         }

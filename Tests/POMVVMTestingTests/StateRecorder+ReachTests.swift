@@ -345,6 +345,32 @@ struct StateRecorderReachTests {
     recorder.finish()
   }
 
+  @Test func aChangeOfNewStateIsNotAChangeButPartOfWhatWasAdded() {
+    let host = HostModel()
+    host.sheet = nil
+    let recorder = StateRecorder(of: host)
+    let failures = recordedFailures {
+      recorder.perform {
+        host.sheet = FormModel()
+        host.sheet?.name.value = "typed"
+      } expecting: {
+        $0.changed(\.sheet?.name, to: "typed")
+      }
+    }
+    #expect(
+      failures.map(\.message) == [
+        """
+        StateRecorder found 2 problems in this step:
+        Expected a change of \\HostModel.sheet?.name, which appeared in this step: its value is \
+        part of the new state, which a step expects with `added`
+        Unexpected new state at sheet (FormModel):
+            alert: nil
+            name: "typed"
+        """
+      ])
+    recorder.finish()
+  }
+
   @Test func stateThatAppearsBetweenStepsIsReportedByTheNextStepAsLate() {
     let app = AppModel()
     let recorder = StateRecorder(of: app)
