@@ -34,6 +34,8 @@ public struct StateExpectations<Root> {
       case value
       case array
       case event
+      /// State that appeared during the step.
+      case added
     }
 
     var keyPath: AnyKeyPath
@@ -45,6 +47,9 @@ public struct StateExpectations<Root> {
     /// seen; `nil` for a predicate.
     var expected: Any?
     var matches: (RecordedChange.Kind) -> Bool
+    /// For new state: whether the view model or cell, read after the
+    /// step, is the expected one.
+    var accepts: ((AnyObject) -> Bool)? = nil
   }
 
   /// Expects the cell at `keyPath` to change to `value`.
@@ -213,7 +218,174 @@ public struct StateExpectations<Root> {
     expectTaps(keyPath, { $0[keyPath: keyPath] }, count)
   }
 
+  // MARK: - Queries
+
+  /// Expects the query at `keyPath` to change once, and to show `rows`
+  /// after that change.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root to a `LiveQuery`.
+  ///   - rows: The query's rows right after the change, in its order.
+  public mutating func changed<Element: Identifiable & Equatable>(
+    _ keyPath: KeyPath<Root, LiveQuery<Element>>, to rows: [Element]
+  ) {
+    expectContents(keyPath, { $0[keyPath: keyPath] }, to: rows)
+  }
+
+  /// Expects the query at `keyPath` to change once, by a change (in the
+  /// query's own indices) that satisfies `predicate`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root to a `LiveQuery`.
+  ///   - predicate: Whether the change is the expected one.
+  public mutating func changed<Element: Identifiable>(
+    _ keyPath: KeyPath<Root, LiveQuery<Element>>,
+    where predicate: @escaping (ArrayChange<Element>) -> Bool
+  ) {
+    expectChange(keyPath, { $0[keyPath: keyPath] }, where: predicate)
+  }
+
+  /// Expects the sectioned query at `keyPath` to change once, and to show
+  /// `sections` after that change.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root to a `SectionedQuery`.
+  ///   - sections: The query's sections right after the change.
+  public mutating func changed<Key: Hashable & Comparable, Element: Identifiable & Equatable>(
+    _ keyPath: KeyPath<Root, SectionedQuery<Key, Element>>,
+    to sections: [QuerySection<Key, Element>]
+  ) {
+    expectContents(keyPath, { $0[keyPath: keyPath] }, to: sections)
+  }
+
+  /// Expects the sectioned query at `keyPath` to change once, by a change
+  /// that satisfies `predicate`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root to a `SectionedQuery`.
+  ///   - predicate: Whether the change (its batch update and its new
+  ///     sections) is the expected one.
+  public mutating func changed<Key: Hashable & Comparable, Element: Identifiable>(
+    _ keyPath: KeyPath<Root, SectionedQuery<Key, Element>>,
+    where predicate: @escaping (SectionedChange<Key, Element>) -> Bool
+  ) {
+    expectChange(keyPath, { $0[keyPath: keyPath] }, where: predicate)
+  }
+
+  // MARK: - New state
+
+  /// Expects the view model (or cell) at `keyPath` to have appeared during
+  /// the step — a pushed screen, a presented sheet, a new row's view
+  /// model — and to satisfy `predicate` at the end of the step.
+  ///
+  /// The recorder reports every view model that appears, whole, and a
+  /// step must expect each one: as TCA compares a pushed child's whole
+  /// state, a detail that opens with an alert already showing fails.
+  /// Changes the new view model went through during the step are part of
+  /// the value `predicate` sees, not changes of their own.
+  ///
+  /// ```swift
+  /// $0.added(\.path[1].detail) { detail in
+  ///   detail.title.value == "Milk" && detail.alert.value == nil
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root to the new view model or cell, read after
+  ///     the step.
+  ///   - predicate: Whether it is the expected one.
+  public mutating func added<Model: AnyObject>(
+    _ keyPath: KeyPath<Root, Model>, where predicate: @escaping (Model) -> Bool
+  ) {
+    expectAdded(keyPath, { $0[keyPath: keyPath] }, like: nil, where: predicate)
+  }
+
+  /// Expects the view model (or cell) at `keyPath`, which chains through
+  /// optionals (`\.sheet`, `\.destination.value?.detail`), to have appeared
+  /// during the step and to satisfy `predicate` at the end of the step.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to the new view model
+  ///     or cell.
+  ///   - predicate: Whether it is the expected one.
+  public mutating func added<Model: AnyObject>(
+    _ keyPath: KeyPath<Root, Model?>, where predicate: @escaping (Model) -> Bool
+  ) {
+    expectAdded(keyPath, { $0[keyPath: keyPath] }, like: nil, where: predicate)
+  }
+
+  /// Expects the view model (or cell) at `keyPath` to have appeared during
+  /// the step, holding the same state as `expected`: every cell, array and
+  /// query found in both, by path, with equal values.
+  ///
+  /// ```swift
+  /// $0.added(\.sheet, like: FormViewModel(title: "New item"))
+  /// ```
+  ///
+  /// A difference is shown by path, `-` for `expected`, `+` for what
+  /// appeared.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root to the new view model or cell.
+  ///   - expected: A view model (or cell) made in the test with the
+  ///     expected state.
+  public mutating func added<Model: AnyObject>(
+    _ keyPath: KeyPath<Root, Model>, like expected: Model
+  ) {
+    expectAdded(keyPath, { $0[keyPath: keyPath] }, like: expected, where: nil)
+  }
+
+  /// Expects the view model (or cell) at `keyPath`, which chains through
+  /// optionals, to have appeared during the step, holding the same state as
+  /// `expected`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: From the root, through optionals, to the new view model
+  ///     or cell.
+  ///   - expected: A view model (or cell) made in the test with the
+  ///     expected state.
+  public mutating func added<Model: AnyObject>(
+    _ keyPath: KeyPath<Root, Model?>, like expected: Model
+  ) {
+    expectAdded(keyPath, { $0[keyPath: keyPath] }, like: expected, where: nil)
+  }
+
   // MARK: One body for each kind, whatever the key path's last type
+
+  private mutating func expectAdded<Model: AnyObject>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> Model?, like expected: Model?,
+    where predicate: ((Model) -> Bool)?
+  ) {
+    items.append(
+      Item(
+        keyPath: keyPath, object: object, kind: .added, expected: expected, matches: { _ in false },
+        accepts: predicate.map { predicate in
+          { ($0 as? Model).map(predicate) ?? false }
+        }))
+  }
+
+  private mutating func expectContents<Contents: Equatable>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?, to contents: Contents
+  ) {
+    items.append(
+      Item(keyPath: keyPath, object: object, kind: .array, expected: contents) {
+        guard case .array(_, let new, _) = $0, let new = new as? Contents else { return false }
+        return new == contents
+      })
+  }
+
+  private mutating func expectChange<Change>(
+    _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?,
+    where predicate: @escaping (Change) -> Bool
+  ) {
+    items.append(
+      Item(keyPath: keyPath, object: object, kind: .array, expected: nil) {
+        guard case .array(_, _, let change) = $0, let change = change as? Change else {
+          return false
+        }
+        return predicate(change)
+      })
+  }
 
   private mutating func expectValue<Value: Equatable>(
     _ keyPath: AnyKeyPath, _ object: @escaping (Root) -> AnyObject?, to value: Value

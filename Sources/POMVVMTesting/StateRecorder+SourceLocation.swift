@@ -8,17 +8,21 @@ import Testing
 // known only at run time.
 
 extension StateRecorder {
-  /// Starts recording every cell, array and stream stored in `root`; an
-  /// unfinished recorder is reported at a location a test helper passes
-  /// through.
+  /// Starts recording every cell, array, stream and query reachable from
+  /// `root`; an unfinished recorder is reported at a location a test helper
+  /// passes through.
   ///
   /// - Parameters:
   ///   - root: The view model, or a value that holds the view models of a
   ///     screen.
+  ///   - ignoring: Paths the test excludes on purpose, with everything
+  ///     below them (`"cache"`, `"rows[*].onTap"`).
   ///   - sourceLocation: Where an unfinished recorder is reported: a
   ///     helper's own caller, as its `#_sourceLocation` default gives it.
-  public convenience init(of root: Root, sourceLocation: SourceLocation) {
-    self.init(of: root, at: CallerLocation(sourceLocation))
+  public convenience init(
+    of root: Root, ignoring: [String] = [], sourceLocation: SourceLocation
+  ) {
+    self.init(of: root, ignoring: ignoring, at: CallerLocation(sourceLocation))
   }
 
   /// Runs `action`, then checks what changed against `expectations`,

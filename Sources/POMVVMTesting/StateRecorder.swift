@@ -2,9 +2,11 @@
 /// change it did not expect: exhaustive testing, as TCA's `TestStore` does
 /// it for reducers.
 ///
-/// The recorder finds every cell, derived cell, aggregate, array and event
-/// stream stored in the root, the way `BindingGraph` does, names each by
-/// its property path (`detail.on`, `rows[2].text`, `openSwitchCount`) and
+/// The recorder finds every cell, derived cell, aggregate, array, event
+/// stream and query reachable from the root, the way `BindingGraph` does —
+/// at any depth, through view models, collections, optionals, enum payloads
+/// and the values of cells — names each by its property path (`detail.on`,
+/// `rows[2].text`, `destination.value.detail.title`, `openSwitchCount`) and
 /// observes it. Each ``perform(_:expecting:fileID:filePath:line:column:)-52utz``
 /// runs an action, then compares what changed during it with what the
 /// expectations say:
@@ -38,14 +40,26 @@
 /// `perform`, assert what it changes there, and call `finish()` at the end
 /// of a test whose effects may still run.
 ///
-/// ## Cells that come and go
+/// ## State that comes and goes
 ///
-/// After each action the recorder looks for state again. Cells that the
-/// action created — the cells of a new row — are followed from then on; their
-/// creation is not a change: the array's change that inserted the row is.
-/// Cells that the action made unreachable — the cells of a deleted row — are
-/// no longer followed; a change they made before they left is still
-/// reported, under the path they had.
+/// After each action the recorder searches the root again. State that the
+/// action created — a pushed screen, a presented sheet, a new row's view
+/// model — is reported as *added*, whole, with the value it has at the end
+/// of the step (the changes it went through during the step are part of
+/// that value), and the step must expect it with
+/// ``StateExpectations/added(_:where:)-(KeyPath<Root,Model>,_)`` or
+/// ``StateExpectations/added(_:like:)-(KeyPath<Root,Model>,_)``; it is
+/// followed from then on. State that the action made unreachable — a
+/// dismissed sheet, a deleted row — is no longer followed; a change it made
+/// before it left is still reported, under the path it had, and a step can
+/// expect it by that path (`$0.changed(\.sheet?.title, to: "Saved")`).
+///
+/// ## Nothing is skipped silently
+///
+/// What the recorder cannot look into — a closure, an actor, an object that
+/// is not a view model — it lists once, by path, as a note
+/// (not recorded: `cache` (a closure)). Exclude a path on purpose with
+/// `ignoring:` (``init(of:ignoring:fileID:filePath:line:column:)``).
 ///
 /// ## Exhaustivity
 ///
@@ -84,6 +98,27 @@ public final class StateRecorder<Root> {
 
   private var states: [ObjectIdentifier: RecordedState] = [:]
   private var pending: [RecordedChange] = []
+  /// The view models (and views, and kit containers) found below the root,
+  /// to tell new ones from those there before.
+  private var holders: [ObjectIdentifier: WeakReference] = [:]
+  /// The state that appeared and no step has reported yet.
+  private var added: [AddedState] = []
+  /// The paths state had before it left, during the current step: a key
+  /// path that ends in `nil` after the action finds its last changes there.
+  private var removedPaths: [String: ObjectIdentifier] = [:]
+  /// The names of the state that left during the current step.
+  private var removedNames: [ObjectIdentifier: String] = [:]
+  /// The cells, arrays and streams that appeared during the current step
+  /// (or since the previous one), alone or inside a new view model.
+  private var appearedStates = Set<ObjectIdentifier>()
+  /// The paths the test excludes on purpose.
+  private let ignored: [IgnoredPath]
+  /// The blind spots already reported, each once.
+  private var reportedBlindSpots = Set<String>()
+  /// Every blind spot reported, as listed: not recorded: `cache` (a closure).
+  private(set) var notRecorded: [String] = []
+  /// How many of `notRecorded` were reported.
+  private var reportedBlindSpotLines = 0
   private var isInStep = false
   /// How many steps began.
   private var steps = 0
@@ -94,36 +129,49 @@ public final class StateRecorder<Root> {
   /// What the last step skipped because exhaustivity is off, as listed.
   private(set) var skippedInLastStep: [String] = []
 
-  /// Starts recording every cell, array and stream stored in `root`.
+  /// Starts recording every cell, array, stream and query reachable from
+  /// `root`.
   ///
   /// Make it after setting up, right before the first step: a change made
   /// between here and the first step is a change that step must expect.
   ///
+  /// What the recorder cannot look into — a closure, an actor, an object
+  /// that is not a view model — it lists once, by path, as a note at this
+  /// line (not recorded: `cache` (a closure)), and again at the step
+  /// where new such paths appear.
+  ///
   /// - Parameters:
   ///   - root: The view model, or a value that holds the view models of a
-  ///     screen; its stored properties are searched as `BindingGraph` searches
-  ///     them.
+  ///     screen; everything reachable from it is searched, as `BindingGraph`
+  ///     searches it.
+  ///   - ignoring: Paths the test excludes on purpose, with everything
+  ///     below them: `"cache"`, `"detail.form"`, `"rows[*].onTap"` (`[*]`
+  ///     stands for any index). Their changes are not recorded and they are
+  ///     not listed as blind spots.
   ///   - fileID: Where an unfinished recorder is reported; the caller's file.
   ///   - filePath: Where an unfinished recorder is reported; the caller's file.
   ///   - line: Where an unfinished recorder is reported; the caller's line.
   ///   - column: Where an unfinished recorder is reported; the caller's column.
   public convenience init(
     of root: Root,
+    ignoring: [String] = [],
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
     self.init(
-      of: root,
+      of: root, ignoring: ignoring,
       at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Starts recording; an unfinished recorder is reported at `location`.
-  init(of root: Root, at location: CallerLocation) {
+  init(of root: Root, ignoring: [String] = [], at location: CallerLocation) {
     self.root = root
     self.location = location
-    discover()
+    self.ignored = ignoring.map(IgnoredPath.init)
+    discover(addingState: nil)
+    reportBlindSpots(at: location)
   }
 
   // Not isolated: an isolated deinit may run later, as a job of its own,
@@ -265,17 +313,21 @@ public final class StateRecorder<Root> {
   /// Ends the recording, reporting late changes at `location`.
   func finish(at location: CallerLocation) {
     guard !isFinished else { return }
+    discover(addingState: .afterTheStep)
+    reportBlindSpots(at: location)
     isFinished = true
     for state in states.values {
       state.subscription?.cancel()
     }
     let late = pending
+    let lateAdded = added
     pending.removeAll()
+    added.removeAll()
     unreported.clear()
     reportPendingWork(at: location)
-    guard !late.isEmpty else { return }
-    let lines = late.map { unexpected($0) }
-    let count = late.count
+    guard !late.isEmpty || !lateAdded.isEmpty else { return }
+    let lines = late.map { unexpected($0) } + lateAdded.map { unexpected($0) }
+    let count = lines.count
     let what = "\(count) change\(count == 1 ? "" : "s") after the last step"
     switch exhaustivity {
     case .on:
@@ -313,25 +365,95 @@ public final class StateRecorder<Root> {
 
   // MARK: - Recording
 
-  /// Follows the state stored in the root now: new cells from now on,
+  /// When state found by a search appeared.
+  private enum Appearance {
+    /// During the step whose action just returned.
+    case duringTheStep
+    /// Between steps: after the previous step's action returned.
+    case afterTheStep
+  }
+
+  /// Follows the state reachable from the root now: new cells from now on,
   /// unreachable ones no longer.
-  private func discover() {
-    let found = BindingGraph._stateObjects(in: [root])
+  ///
+  /// Unless this is the first search (`appearance` is `nil`), what is new
+  /// is held as added state: each new view model whole (with the new cells
+  /// below it), and each new cell that no new view model holds on its own.
+  /// What left keeps its last path in `removedPaths`.
+  private func discover(addingState appearance: Appearance?) {
+    let ignored = ignored
+    let search = BindingGraph._stateSearch(
+      in: [root],
+      ignoring: ignored.isEmpty ? nil : { path in ignored.contains { $0.matches(path) } })
+    var newHolders: [(object: AnyObject, path: String)] = []
+    var reachableHolders: [ObjectIdentifier: WeakReference] = [:]
+    for (object, path) in search.holders {
+      let identity = ObjectIdentifier(object)
+      if let known = holders[identity], known.object === object {
+        reachableHolders[identity] = known
+      } else {
+        reachableHolders[identity] = WeakReference(object)
+        newHolders.append((object, path))
+      }
+    }
+    holders = reachableHolders
+    var newStates: [_FoundState] = []
     var reachable = Set<ObjectIdentifier>()
-    for piece in found {
+    for piece in search.states {
       reachable.insert(piece.identity)
-      if let state = states[piece.identity] {
+      // The same state, unless what was found there before was released
+      // and a new object took its address.
+      if let state = states[piece.identity], state.object != nil {
         state.path = piece.path
-      } else if let state = RecordedState(
+        continue
+      }
+      // New, or a new object at the address of one that was released.
+      states[piece.identity]?.subscription?.cancel()
+      states[piece.identity] = RecordedState(
         piece, record: { [weak self] in self?.record($0, $1) })
-      {
-        states[piece.identity] = state
+      if states[piece.identity] != nil {
+        newStates.append(piece)
+        if appearance != nil { appearedStates.insert(piece.identity) }
       }
     }
     for (identity, state) in states where !reachable.contains(identity) {
       state.subscription?.cancel()
       states[identity] = nil
+      removedPaths[state.path] = identity
+      removedNames[identity] = state.name + " (removed in this step)"
     }
+    for (path, what) in search.blindSpots where !reportedBlindSpots.contains(path) {
+      reportedBlindSpots.insert(path)
+      notRecorded.append("not recorded: `\(path)` (\(what))")
+    }
+    guard let appearance else { return }
+    // A new view model inside another new one is part of the outer one's
+    // value, as its new cells are.
+    let units = newHolders.filter { holder in
+      !newHolders.contains { isPath(holder.path, below: $0.path) }
+    }
+    var appeared = units.map { AddedState(object: $0.object, path: $0.path) }
+    for piece in newStates where !units.contains(where: { isPath(piece.path, below: $0.path) }) {
+      appeared.append(AddedState(object: piece.object, path: piece.path, identity: piece.identity))
+    }
+    for index in appeared.indices {
+      appeared[index].isLate = appearance == .afterTheStep
+      appeared[index].isBeforeFirstStep = steps == 0
+      if appeared[index].isLate { unreported.append(unexpected(appeared[index])) }
+    }
+    added += appeared
+  }
+
+  /// Lists, as one note at `location`, the blind spots not listed yet.
+  private func reportBlindSpots(at location: CallerLocation) {
+    let fresh = notRecorded[reportedBlindSpotLines...]
+    reportedBlindSpotLines = notRecorded.count
+    guard !fresh.isEmpty else { return }
+    let count = fresh.count
+    recordNote(
+      "StateRecorder cannot see \(count) path\(count == 1 ? "" : "s") of \(Root.self); "
+        + "a change there is not recorded (pass a path in `ignoring:` to exclude it on "
+        + "purpose):\n" + fresh.joined(separator: "\n"), at: location)
   }
 
   private func record(_ identity: ObjectIdentifier, _ value: Any) {
@@ -363,7 +485,11 @@ public final class StateRecorder<Root> {
         at: location)
       return false
     }
-    discover()
+    removedPaths.removeAll()
+    removedNames.removeAll()
+    appearedStates.removeAll()
+    discover(addingState: .afterTheStep)
+    reportBlindSpots(at: location)
     isInStep = true
     steps += 1
     return true
@@ -373,13 +499,19 @@ public final class StateRecorder<Root> {
     _ fill: (inout StateExpectations<Root>) -> Void, at location: CallerLocation
   ) {
     isInStep = false
-    discover()
+    discover(addingState: .duringTheStep)
+    reportBlindSpots(at: location)
     var expectations = StateExpectations<Root>()
     fill(&expectations)
     let changes = pending
+    let appeared = added
     pending.removeAll()
+    added.removeAll()
     unreported.clear()
-    let (problems, skipped) = compare(changes, expectations.items)
+    let (problems, skipped) = compare(changes, appeared, expectations.items)
+    removedPaths.removeAll()
+    removedNames.removeAll()
+    appearedStates.removeAll()
     skippedInLastStep = skipped
     if !problems.isEmpty {
       let count = problems.count
@@ -400,7 +532,8 @@ public final class StateRecorder<Root> {
   /// The problems of a step, and the changes skipped because exhaustivity
   /// is off, each as the lines a failure shows.
   private func compare(
-    _ changes: [RecordedChange], _ expectations: [StateExpectations<Root>.Item]
+    _ changes: [RecordedChange], _ appeared: [AddedState],
+    _ expectations: [StateExpectations<Root>.Item]
   ) -> (problems: [String], skipped: [String]) {
     var order: [ObjectIdentifier] = []
     var changesOf: [ObjectIdentifier: [RecordedChange]] = [:]
@@ -410,16 +543,43 @@ public final class StateRecorder<Root> {
     }
     var expectedOf: [ObjectIdentifier: [StateExpectations<Root>.Item]] = [:]
     var problems: [String] = []
+    var addedItems: [StateExpectations<Root>.Item] = []
     for item in expectations {
-      guard let object = item.object(root) else {
-        problems.append(
-          "Expected a change of \(name(of: item)), which is nil after the action "
-            + "(an optional on its path is nil)")
+      if item.kind == .added {
+        addedItems.append(item)
         continue
       }
-      guard let identity = BindingGraph._stateIdentity(of: object),
-        states[identity] != nil || changesOf[identity] != nil
-      else {
+      let object = item.object(root)
+      let identity: ObjectIdentifier
+      if let object, let found = BindingGraph._stateIdentity(of: object),
+        states[found] != nil || changesOf[found] != nil
+      {
+        // The state now at the path did not change, but the state that
+        // had the path until this step removed it did: a subscript read
+        // after the action (`\.rows[0].on`) names the row that took the
+        // removed one's place.
+        if changesOf[found] == nil, let path = states[found]?.path,
+          let removed = removedPaths[path], changesOf[removed] != nil
+        {
+          identity = removed
+        } else if changesOf[found] == nil, appearedStates.contains(found) {
+          problems.append(
+            "Expected a change of \(name(of: item)), which appeared in this step: its value "
+              + "is part of the new state, which a step expects with `added`")
+          continue
+        } else {
+          identity = found
+        }
+      } else if let path = recorderPath(of: item.keyPath), let removed = removedPaths[path] {
+        // State this step removed: its last changes were recorded under
+        // the path it had.
+        identity = removed
+      } else if object == nil {
+        problems.append(
+          "Expected a change of \(name(of: item)), which is nil after the action "
+            + "(an optional on its path is nil, and no state left that path in this step)")
+        continue
+      } else {
         problems.append(
           "Expected a change of \(name(of: item)), which is not state the recorder follows "
             + "(it is not stored in \(Root.self)'s properties)")
@@ -430,9 +590,12 @@ public final class StateRecorder<Root> {
     }
     var skipped: [String] = []
     let isExhaustive = exhaustivity == .on
+    let (addedProblems, addedSkipped) = compare(appeared, addedItems)
+    problems += addedProblems
+    skipped += addedSkipped
     for identity in order {
       let seen = changesOf[identity] ?? []
-      let name = states[identity]?.name ?? seen.first?.path ?? "?"
+      let name = states[identity]?.name ?? removedNames[identity] ?? seen.first?.path ?? "?"
       guard let expected = expectedOf[identity] else {
         if isExhaustive {
           problems += seen.map { unexpected($0) }
@@ -471,6 +634,110 @@ public final class StateRecorder<Root> {
     return (problems, skipped)
   }
 
+  /// The problems with the state that appeared in a step, and what was
+  /// skipped because exhaustivity is off.
+  private func compare(
+    _ appeared: [AddedState], _ expectations: [StateExpectations<Root>.Item]
+  ) -> (problems: [String], skipped: [String]) {
+    var problems: [String] = []
+    var skipped: [String] = []
+    var expectedOf: [ObjectIdentifier: [StateExpectations<Root>.Item]] = [:]
+    for item in expectations {
+      guard let object = item.object(root) else {
+        problems.append(
+          "Expected new state at \(name(of: item)), which is nil after the action "
+            + "(an optional on its path is nil)")
+        continue
+      }
+      let identity = BindingGraph._stateIdentity(of: object) ?? ObjectIdentifier(object)
+      guard appeared.contains(where: { $0.identity == identity }) else {
+        problems.append(
+          "Expected new state at \(name(of: item)), which did not appear in this step on its own "
+            + "(it was there before, or it came inside a view model that appeared with it: "
+            + "expect that one)")
+        continue
+      }
+      expectedOf[identity, default: []].append(item)
+    }
+    for unit in appeared {
+      guard let items = expectedOf[unit.identity] else {
+        if exhaustivity == .on {
+          problems.append(unexpected(unit))
+        } else {
+          skipped.append(unexpected(unit))
+        }
+        continue
+      }
+      let lines = stateLines(of: unit)
+      for item in items {
+        if let expected = item.expected {
+          let expectedLines =
+            (expected as AnyObject?).map { stateLines(of: $0, below: unit.path) } ?? []
+          if expectedLines != lines {
+            problems.append(
+              "Wrong new state at \(unit.name) (- expected, + actual):\n"
+                + indented(lineDiff(expectedLines, lines)))
+          }
+        }
+        if let accepts = item.accepts, !accepts(unit.object) {
+          problems.append(
+            "The new state at \(unit.name) does not satisfy the expectation; it is:\n"
+              + indented(lines.map { "  " + $0 }.joined(separator: "\n")))
+        }
+      }
+    }
+    return (problems, skipped)
+  }
+
+  /// The whole value of new state, without what the test ignores.
+  private func stateLines(of unit: AddedState) -> [String] {
+    stateLines(of: unit.object, below: unit.path)
+  }
+
+  /// The whole value of `object`, as if it were at `path`, without what
+  /// the test ignores.
+  private func stateLines(of object: AnyObject, below path: String) -> [String] {
+    let ignored = ignored
+    guard !ignored.isEmpty else { return POMVVMTesting.stateLines(of: object) }
+    return POMVVMTesting.stateLines(of: object) { relative in
+      let absolute = relative.hasPrefix("[") ? path + relative : "\(path).\(relative)"
+      return ignored.contains { $0.matches(absolute) }
+    }
+  }
+
+  /// `expected` and `actual` as `-` and `+` lines, by path: what differs,
+  /// with the number of lines that do not.
+  private func lineDiff(_ expected: [String], _ actual: [String]) -> String {
+    let removed = expected.filter { !actual.contains($0) }
+    let inserted = actual.filter { !expected.contains($0) }
+    var lines = removed.map { "- " + $0 } + inserted.map { "+ " + $0 }
+    // Pair each path's expected line with its actual one.
+    func path(_ line: String) -> Substring { line.dropFirst(2).prefix { $0 != ":" } }
+    lines = lines.enumerated().sorted { left, right in
+      (path(left.element), left.offset) < (path(right.element), right.offset)
+    }.map(\.element)
+    let unchanged = actual.count - inserted.count
+    if unchanged > 0 { lines.append("  … (\(unchanged) unchanged)") }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The path the recorder gives the state a key path names, when the key
+  /// path is made of stored properties and optional chains only
+  /// (`\Host.sheet?.title` is `sheet.title`); `nil` when it goes through a
+  /// subscript or a computed property, whose names key paths do not keep.
+  private func recorderPath(of keyPath: AnyKeyPath) -> String? {
+    let written = "\(keyPath)"
+    guard !written.contains("<computed") else { return nil }
+    let prefixes = [
+      "\\\(Root.self).", "\\\(_typeName(Root.self, qualified: false)).",
+      "\\\(_typeName(Root.self, qualified: true)).",
+    ]
+    for prefix in prefixes where written.hasPrefix(prefix) {
+      return String(written.dropFirst(prefix.count).filter { $0 != "?" && $0 != "!" })
+    }
+    return nil
+  }
+
   /// An expectation's key path as written, or, for a computed property
   /// (whose name key paths do not keep), the type it leads to.
   private func name(of item: StateExpectations<Root>.Item) -> String {
@@ -498,6 +765,17 @@ public final class StateRecorder<Root> {
     case .event(let payload):
       return "Unexpected event sent by \(name)\(late): \(ValueDiff.render(payload))"
     }
+  }
+
+  /// New state nobody expected, with its whole value.
+  private func unexpected(_ unit: AddedState) -> String {
+    let late =
+      !unit.isLate
+      ? ""
+      : unit.isBeforeFirstStep
+        ? " (appeared before the first step)" : " (appeared after the previous step ended)"
+    return "Unexpected new state at \(unit.name)\(late):\n"
+      + indented(stateLines(of: unit).map { "  " + $0 }.joined(separator: "\n"))
   }
 
   /// An expected change that came with another value.

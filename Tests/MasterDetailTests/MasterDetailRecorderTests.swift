@@ -6,9 +6,9 @@ import Testing
 /// The Master-Detail screen as the recorder sees it: the list's view
 /// model, a view model per row, and the detail of the item at row 1.
 ///
-/// The recorder searches the root's stored properties, and below them view
-/// models, views and collections (as `BindingGraph` does): so the screen
-/// stores them itself rather than through a plain struct such as `Sample`.
+/// The recorder searches everything reachable from the root (as
+/// `BindingGraph` does); the screen names its parts itself so that the
+/// paths read `rows[1].on` and `detail.on`.
 @MainActor
 private struct Screen {
   let master: MasterViewModel
@@ -84,13 +84,18 @@ struct MasterDetailRecorderTests {
     recorder.finish()
   }
 
-  @Test func insertingAnItemIsOneChangeOfTheArrayAndItsNewRowIsNotNoise() throws {
+  @Test func insertingAnItemIsOneChangeOfTheArrayAndOneNewRowExpectedWhole() throws {
     let views = try Views()
     let recorder = StateRecorder(of: views)
     recorder.perform {
       views.master.insertNowDate(text: "third")
     } expecting: {
       $0.changed(\.master.items) { $0.changeSet.insertions.map(\.index) == [0] }
+      // The new row view appears with its bound view model: its cells'
+      // first values are its value, not changes of their own.
+      $0.added(\.list.rows[0]) { row in
+        row.line.value == "[ ] third" && row.viewModel?.on.value == false
+      }
     }
     #expect(views.list.lines.count == 4, "the header and three rows")
     recorder.perform {

@@ -394,7 +394,7 @@ struct StateRecorderTests {
     #expect(form.name.observerCount == 0, "finish() ends every observation")
   }
 
-  @Test func aNewRowIsPartOfTheArraysChangeAndADeletedRowIsForgotten() {
+  @Test func aNewRowIsExpectedWholeAndADeletedRowIsForgotten() {
     let screen = ListScreen(["a", "b"])
     let recorder = StateRecorder(of: screen)
     #expect(recorder.recordedPaths.contains("rows[1].on"))
@@ -403,6 +403,7 @@ struct StateRecorderTests {
       screen.master.insertNowDate(text: "new")
     } expecting: {
       $0.changed(\.master.items) { $0.changeSet.insertions.map(\.element.text) == ["new"] }
+      $0.added(\.rows[0]) { $0.text.value == "new" && !$0.on.value }
     }
     #expect(recorder.recordedPaths.count == inserted + 2)
     recorder.perform {
@@ -470,10 +471,10 @@ struct StateRecorderTests {
 
   @Test func aKeyPathThatEndsInNilAfterTheActionFails() {
     let screen = OptionalDetailScreen()
+    screen.detail = nil
     let recorder = StateRecorder(of: screen)
     let failures = recordedFailures {
       recorder.perform {
-        screen.detail = nil
       } expecting: {
         $0.changed(\.detail?.on, to: true)
       }
@@ -483,7 +484,7 @@ struct StateRecorderTests {
         """
         StateRecorder found 1 problem in this step:
         Expected a change of \\OptionalDetailScreen.detail?.on, which is nil after the action \
-        (an optional on its path is nil)
+        (an optional on its path is nil, and no state left that path in this step)
         """
       ])
     recorder.finish()

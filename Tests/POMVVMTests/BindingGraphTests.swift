@@ -302,4 +302,44 @@ struct BindingGraphTests {
             binding @POMVVMTests/BindingGraphTests.swift:2 → cell<Bool> "isGone" = false @POMVVMTests/BindingGraphTests.swift:1
         """)
   }
+
+  final class SheetViewModel: ViewModel {
+    let title = Observable("sheet")
+  }
+
+  enum Destination {
+    case sheet(SheetViewModel)
+  }
+
+  final class PresentingViewModel: ViewModel {
+    let destination = Observable<Destination?>(.sheet(SheetViewModel()))
+    var inline: Destination? = .sheet(SheetViewModel())
+    let rows = ObservableArray([Row(id: 1)])
+  }
+
+  final class Row: ViewModel, Identifiable {
+    let id: Int
+    let on = Observable(false)
+    init(id: Int) { self.id = id }
+  }
+
+  @Test func enumPayloadsCellValuesAndArrayElementsAreSearched() throws {
+    let graph = BindingGraph(reachableFrom: PresentingViewModel())
+    #expect(try node(graph, labelled: "destination.value.sheet.title").value == "sheet")
+    #expect(try node(graph, labelled: "inline.sheet.title").kind == .cell)
+    #expect(try node(graph, labelled: "rows[0].on").kind == .cell)
+  }
+
+  final class Chain: ViewModel {
+    let value = Observable(0)
+    var next: Chain?
+    init(depth: Int) { next = depth > 1 ? Chain(depth: depth - 1) : nil }
+  }
+
+  @Test func theSearchHasNoDepthLimit() throws {
+    let graph = BindingGraph(reachableFrom: Chain(depth: 10))
+    let deepest = Array(repeating: "next", count: 9).joined(separator: ".") + ".value"
+    #expect(try node(graph, labelled: deepest).kind == .cell)
+    #expect(graph.nodes.count == 10)
+  }
 }

@@ -16,6 +16,7 @@ struct ToDoRecorderTests {
       try list.add(title: "tenth")
     } expecting: {
       $0.changed(\.store.items) { $0.changeSet.insertions.map(\.element.title) == ["tenth"] }
+      $0.changed(\.visible) { $0.changeSet.insertions.map(\.index) == [9] }
       $0.changed(\.itemCount, to: 10)
       $0.changed(\.canAdd, to: false)
       $0.changed(\.lastChange, to: "insert [9]")
@@ -46,6 +47,7 @@ struct ToDoRecorderTests {
       editor.title.value = "oat milk"
     } expecting: {
       $0.changed(\.store.items, to: [ToDoItem(id: 1, title: "oat milk")])
+      $0.changed(\.visible, to: [ToDoItem(id: 1, title: "oat milk")])
       $0.changed(\.lastChange, to: "update [0]")
     }
     recorder.finish()

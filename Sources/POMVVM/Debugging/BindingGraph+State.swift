@@ -14,6 +14,20 @@ package struct _FoundState {
   package let identity: ObjectIdentifier
 }
 
+/// What a search of a root found: its state, the view models that hold it,
+/// and what the search could not look into.
+///
+/// Not API: POMVVMTesting's `StateRecorder` searches with it.
+package struct _StateSearch {
+  /// The cells, arrays, streams and queries, each once, in the order found.
+  package var states: [_FoundState] = []
+  /// The view models, views and kit containers below the roots whose state
+  /// was searched, each once, with their paths.
+  package var holders: [(object: AnyObject, path: String)] = []
+  /// What could not be searched, by path: `("cache", "a closure")`.
+  package var blindSpots: [(path: String, what: String)] = []
+}
+
 extension BindingGraph {
   /// The cells, arrays and streams stored in `roots`, found as
   /// ``init(reachableFrom:)-(Any...)`` finds them, each once, in the order
@@ -24,21 +38,36 @@ extension BindingGraph {
   /// notify paths knows of it.
   @MainActor
   package static func _stateObjects(in roots: [Any]) -> [_FoundState] {
+    _stateSearch(in: roots).states
+  }
+
+  /// Searches `roots` as ``init(reachableFrom:)-(Any...)`` does, skipping
+  /// the paths `isIgnored` accepts.
+  ///
+  /// Not API: POMVVMTesting's `StateRecorder` calls it before and after
+  /// every step.
+  @MainActor
+  package static func _stateSearch(
+    in roots: [Any], ignoring isIgnored: ((String) -> Bool)? = nil
+  ) -> _StateSearch {
     var finder = _RootFinder()
+    finder.isIgnored = isIgnored
     for root in roots {
       finder.find(in: root, path: nil, depth: 0)
     }
+    var search = _StateSearch()
     var seen = Set<ObjectIdentifier>()
-    var found: [_FoundState] = []
     for (list, object) in zip(finder.lists, finder.objects) {
       let identity = ObjectIdentifier(list)
       guard seen.insert(identity).inserted else { continue }
-      found.append(
+      search.states.append(
         _FoundState(
           object: object, path: finder.labels[identity] ?? "(root)",
           label: _Labels.label(of: list), identity: identity))
     }
-    return found
+    search.holders = finder.holders
+    search.blindSpots = finder.blindSpots
+    return search
   }
 
   /// The identity ``_stateObjects(in:)`` gives `object`, if it is a cell, an

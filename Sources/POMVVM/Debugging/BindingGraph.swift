@@ -132,10 +132,12 @@ public struct BindingGraph: Sendable, Hashable, CustomStringConvertible {
   /// derived cells (and their other sources), element cells and aggregates.
   ///
   /// A root is a cell, an array or a stream of the kit, or any other value —
-  /// a view model, a feature — whose stored properties are searched (to a
-  /// depth of six, through optionals, collections and state machines) for
-  /// them. Cells found that way that have no label are labelled by their
-  /// property path.
+  /// a view model, a feature — whose stored properties are searched for
+  /// them, at any depth: through view models and views, optionals,
+  /// collections, dictionaries, structs, enum payloads (named by their case,
+  /// `destination.detail`), the values of cells (`sheet.value.title`), the
+  /// elements of arrays (`rows[2].on`), state machines and stores. Cells
+  /// found that way that have no label are labelled by their property path.
   ///
   /// - Parameter roots: Where to start.
   @MainActor
@@ -424,6 +426,22 @@ struct _GraphBuilder {
 
 /// Finds the kit's objects in roots, with the property paths they were
 /// found at.
+///
+/// The search has no depth limit: a visited set of objects stops cycles,
+/// and values (structs, enums, tuples, collections) cannot hold themselves.
+/// It goes through
+/// - the root's stored properties, whatever the root is;
+/// - view models, bindable views and the kit's containers
+///   (``_GraphContainer``), wherever they are found;
+/// - values: optionals, collections, dictionaries, tuples, structs, and enum
+///   payloads (named by their case: `destination.detail.title`);
+/// - the value of a kit cell (`destination.value.detail`), and the elements of
+///   an ``ObservableArray`` (`rows[2].on`), which may hold view models.
+///
+/// What it cannot look into it lists in ``blindSpots``: closures, actors,
+/// and objects of classes that are none of the above (an app's service or
+/// cache), unless they come from the standard library, Foundation or the
+/// kit, which hold no app state the kit could record.
 @MainActor
 struct _RootFinder {
   private(set) var lists: [_ObserverListBase] = []
@@ -435,11 +453,26 @@ struct _RootFinder {
   private(set) var owners: [ObjectIdentifier: String] = [:]
   /// The ``Effects`` found, with their property paths.
   private(set) var effects: [(effects: Effects, path: String)] = []
+  /// The objects whose stored state was searched (view models, views,
+  /// containers), below the roots, with their paths, in the order found.
+  private(set) var holders: [(object: AnyObject, path: String)] = []
+  /// What the search could not look into, by path: `(cache, a closure)`.
+  private(set) var blindSpots: [(path: String, what: String)] = []
+  /// Paths not to search, nor to list as blind spots.
+  var isIgnored: ((String) -> Bool)?
   private var visited = Set<ObjectIdentifier>()
   private var rootType = ""
+  /// Whether the search is inside a value of the standard library, of
+  /// Foundation or of the kit.
+  private var isInsideLibraryValue = false
+
+  /// How many children of one collection are searched; more are listed as
+  /// a blind spot.
+  static let childLimit = 1_000
 
   mutating func find(in value: Any, path: String?, depth: Int) {
     if depth == 0 { rootType = _typeName(type(of: value), qualified: false) }
+    if let path, let isIgnored, isIgnored(path) { return }
     if let object = _unwrappedObject(value) {
       guard visited.insert(ObjectIdentifier(object)).inserted else { return }
       if let list = Self.list(of: object) {
@@ -449,36 +482,137 @@ struct _RootFinder {
           labels[ObjectIdentifier(list)] = path
           owners[ObjectIdentifier(list)] = rootType
         }
+        findInContents(of: object, path: path, depth: depth)
         return
       }
       if let effects = object as? Effects {
         self.effects.append((effects, path ?? "(root)"))
         return
       }
-    }
-    let mirror = Mirror(reflecting: value)
-    let isContainer = [.optional, .collection, .set, .dictionary, .tuple].contains(
-      mirror.displayStyle)
-    guard
-      depth == 0 || isContainer || value is any ViewModel || value is any BindableView
-        || value is any _GraphContainer,
-      depth < 6
-    else { return }
-    for (index, child) in mirror.children.prefix(1_000).enumerated() {
-      let name: String?
-      switch mirror.displayStyle {
-      case .optional:
-        name = path
-      case .collection, .set, .dictionary:
-        name = "\(path ?? "")[\(index)]"
-      default:
-        name = child.label.map { label in
-          let property = Self.propertyName(label)
-          return path.map { "\($0).\(property)" } ?? property
+      if depth > 0 {
+        guard
+          object is any ViewModel || object is any BindableView || object is any _GraphContainer
+        else {
+          if object is any Actor {
+            blind(path, "an actor, \(_typeName(type(of: object), qualified: false))")
+          } else if !Self.holdsNoAppState(type(of: object)) {
+            blind(
+              path,
+              "an object of \(_typeName(type(of: object), qualified: false)), which is not a "
+                + "view model")
+          }
+          return
         }
+        holders.append((object, path ?? "(root)"))
       }
-      find(in: child.value, path: name, depth: depth + 1)
     }
+    if let container = value as? any _GraphContainer {
+      for (label, child) in container._graphContents {
+        find(in: child, path: Self.joined(path, label), depth: depth + 1)
+      }
+      return
+    }
+    if Self.isClosure(value) {
+      // A closure the kit or the standard library keeps inside a value of
+      // theirs is theirs, not app state.
+      if !isInsideLibraryValue { blind(path, "a closure") }
+      return
+    }
+    if _isPlainData(type(of: value)) { return }
+    let mirror = Mirror(reflecting: value)
+    let wasInsideLibraryValue = isInsideLibraryValue
+    defer { isInsideLibraryValue = wasInsideLibraryValue }
+    // An app's view model inside a library value is the app's again.
+    if mirror.displayStyle == .class { isInsideLibraryValue = false }
+    switch mirror.displayStyle {
+    case .struct?, .enum?:
+      if depth > 0, Self.holdsNoAppState(type(of: value)) {
+        // Values of the standard library, Foundation and the kit (`Date`,
+        // `URL`) hold nothing to find, unless they are generic over an
+        // app's type (`LoadStatus<Movie>`, `Result<Screen, Error>`).
+        guard _typeName(type(of: value), qualified: false).contains("<") else { return }
+        isInsideLibraryValue = true
+      }
+    case nil:
+      return
+    default:
+      break
+    }
+    var index = 0
+    let found = lists.count + holders.count
+    for child in mirror.children {
+      guard index < Self.childLimit else {
+        // Said only where the elements searched held state: a long list of
+        // plain data holds none further on either.
+        if lists.count + holders.count > found {
+          blind(
+            path.map { "\($0)[\(Self.childLimit)...]" } ?? "[\(Self.childLimit)...]",
+            "only the first \(Self.childLimit) elements are searched")
+        }
+        break
+      }
+      var value = child.value
+      if mirror.displayStyle == .dictionary {
+        // A dictionary's child is a `(key:, value:)` pair, named by its key.
+        value = Mirror(reflecting: value).children.dropFirst().first?.value ?? value
+      }
+      find(in: value, path: childPath(path, mirror, child, index: index), depth: depth + 1)
+      index += 1
+    }
+  }
+
+  /// Searches what a cell holds (its value) and what an array holds (its
+  /// elements): view models live there too (`Observable<Destination?>`).
+  private mutating func findInContents(of object: AnyObject, path: String?, depth: Int) {
+    if let array = object as? any _GraphArray {
+      guard array._graphElementsMayHoldObjects else { return }
+      let elements = array._graphElements(upTo: Self.childLimit)
+      let found = lists.count + holders.count
+      for (index, element) in elements.enumerated() {
+        find(in: element, path: "\(path ?? "")[\(index)]", depth: depth + 1)
+      }
+      if array._graphCount > Self.childLimit, lists.count + holders.count > found {
+        blind(
+          "\(path ?? "")[\(Self.childLimit)...]",
+          "only the first \(Self.childLimit) elements are searched")
+      }
+    } else if let cell = object as? any _GraphValueCell, let value = cell._graphValue {
+      find(in: value, path: Self.joined(path, "value"), depth: depth + 1)
+    }
+  }
+
+  private mutating func blind(_ path: String?, _ what: String) {
+    blindSpots.append((path ?? "(root)", what))
+  }
+
+  /// The path of a child found through `mirror`.
+  private func childPath(_ path: String?, _ mirror: Mirror, _ child: Mirror.Child, index: Int)
+    -> String?
+  {
+    switch mirror.displayStyle {
+    case .optional?:
+      return path
+    case .collection?, .set?:
+      return "\(path ?? "")[\(index)]"
+    case .dictionary?:
+      let pair = Array(Mirror(reflecting: child.value).children)
+      let key = pair.first.map { Self.keyDescription($0.value) } ?? "\(index)"
+      return "\(path ?? "")[\(key)]"
+    default:
+      guard let label = child.label else { return path }
+      return Self.joined(path, Self.propertyName(label))
+    }
+  }
+
+  /// `base.label`, or `base[0]` for a label that is a subscript.
+  static func joined(_ base: String?, _ label: String) -> String {
+    guard let base else { return label }
+    return label.hasPrefix("[") ? base + label : "\(base).\(label)"
+  }
+
+  private static func keyDescription(_ key: Any) -> String {
+    if let string = key as? String { return _visibleControls(String(reflecting: string)) }
+    return _visibleControls(String(describing: key))
   }
 
   /// The list a kit object stands for in the graph.
@@ -489,23 +623,130 @@ struct _RootFinder {
   }
 
   /// A stored property's name, without the underscore or the lazy prefix
-  /// that macros and `lazy` add.
+  /// that macros and `lazy` add; a tuple element's `.0` without its dot.
   private static func propertyName(_ label: String) -> String {
     var name = Substring(label)
     if name.hasPrefix("$__lazy_storage_$_") { name = name.dropFirst("$__lazy_storage_$_".count) }
-    while name.hasPrefix("_") { name = name.dropFirst() }
+    while name.hasPrefix("_") || name.hasPrefix(".") { name = name.dropFirst() }
     return String(name)
+  }
+
+  /// Whether `value` is a function: Mirror shows nothing of what it captures.
+  private static func isClosure(_ value: Any) -> Bool {
+    let name = _typeName(type(of: value), qualified: false)
+    // A function type's name has an arrow outside any brackets; a tuple's
+    // or a generic type's arrows are inside.
+    var level = 0
+    var previous: Character = " "
+    for character in name {
+      switch character {
+      case "(", "<", "[": level += 1
+      case ")", "]": level -= 1
+      case ">" where previous == "-": if level == 0 { return true }
+      case ">": level -= 1
+      default: break
+      }
+      previous = character
+    }
+    return false
+  }
+
+  /// Whether a type comes from a module that holds no app state: the
+  /// standard library, Foundation, the concurrency and synchronization
+  /// modules, and the kit itself.
+  private static func holdsNoAppState(_ type: Any.Type) -> Bool {
+    let name = _typeName(type, qualified: true)
+    let module = name.prefix { $0 != "." }
+    return [
+      "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization",
+      "_Concurrency", "Synchronization", "Dispatch", "POMVVM", "POMVVMTesting", "Observation",
+      "__C",
+    ].contains(module)
   }
 }
 
-/// The kit's types that hold cells, searched like view models.
-protocol _GraphContainer {}
+/// Whether a type holds plain data only: no references, so nothing to find.
+private func _isPlainData(_ type: Any.Type) -> Bool {
+  func isPOD<T>(_: T.Type) -> Bool { _isPOD(T.self) }
+  return isPOD(type)
+}
 
-extension StateMachine: _GraphContainer {}
-extension Store: _GraphContainer {}
+/// A kit type that holds state of its own, searched by the finder that
+/// ``BindingGraph`` and POMVVMTesting's `StateRecorder` share.
+///
+/// The finder does not walk a container's stored properties with `Mirror`
+/// (they hold closures, tasks and bookkeeping it would list as blind
+/// spots); it asks the container for what it holds.
+///
+/// A new kit container (a navigation stack, a presentation slot) opts in
+/// by conforming in its own file:
+///
+/// ```swift
+/// extension StackPath: _GraphContainer {
+///   var _graphContents: [(label: String, value: Any)] {
+///     screens.enumerated().map { ("[\($0.offset)]", $0.element) }
+///   }
+/// }
+/// ```
+///
+/// Each child is searched like any stored property: a kit cell, array or
+/// stream is recorded; a view model, an enum of screens, an optional, a
+/// collection is searched in turn. A label that starts with `[` is a
+/// subscript (`path[1]`); any other is a property (`sheet.destination`).
+///
+/// To have its *changes* recorded (a push, a dismissal), a container keeps
+/// what it holds in a kit cell or array and yields that cell or array among
+/// its contents (`("screens", screensArray)`): the recorder observes it
+/// like any cell, and searches its value or elements for the screens. The
+/// recorder searches the root again after every step, so the screens a
+/// change adds or removes are reported as added or removed state.
+@MainActor
+protocol _GraphContainer {
+  /// What the container holds, each with the label of its path.
+  var _graphContents: [(label: String, value: Any)] { get }
+}
+
+extension StateMachine: _GraphContainer {
+  var _graphContents: [(label: String, value: Any)] { [("state", state)] }
+}
+
+extension Store: _GraphContainer {
+  var _graphContents: [(label: String, value: Any)] {
+    [("items", items), ("saveError", saveError)]
+  }
+}
+
+/// A kit cell whose value the finder searches (a cell may hold a view
+/// model, or an enum of them).
+@MainActor
+protocol _GraphValueCell: AnyObject {
+  /// The cell's value, read without registering with Observation; `nil`
+  /// when there is nothing worth searching.
+  var _graphValue: Any? { get }
+}
 
 /// `value` as an object, if it is one.
 private func _unwrappedObject(_ value: Any) -> AnyObject? {
   guard type(of: value) is AnyClass else { return nil }
   return value as AnyObject
+}
+
+extension Observable: _GraphValueCell {
+  var _graphValue: Any? { _isPOD(Value.self) ? nil : _withoutTracking { value } }
+}
+
+extension Derived: _GraphValueCell {
+  var _graphValue: Any? { _isPOD(Value.self) ? nil : _withoutTracking { value } }
+}
+
+extension ElementCell: _GraphValueCell {
+  var _graphValue: Any? { _isPOD(Element.self) ? nil : _withoutTracking { value } }
+}
+
+extension ProjectedCell: _GraphValueCell {
+  var _graphValue: Any? { _isPOD(Field.self) ? nil : _withoutTracking { value } }
+}
+
+extension Load: _GraphValueCell {
+  var _graphValue: Any? { _isPOD(Value.self) ? nil : _withoutTracking { value } }
 }

@@ -150,12 +150,22 @@ protocol _GraphArray: AnyObject {
   /// The lists of the array's live element cells, in the order of their
   /// elements, and of its live aggregates, oldest first.
   var _graphChildren: (cells: [_ObserverListBase], aggregates: [_ObserverListBase]) { get }
+  /// Whether the elements may hold objects (view models) worth searching:
+  /// not for plain data.
+  var _graphElementsMayHoldObjects: Bool { get }
+  /// The first `limit` elements, for the finder to search.
+  func _graphElements(upTo limit: Int) -> [Any]
 }
 
 extension ObservableArray: _GraphArray {
   var _observerList: _ObserverListBase { _observers }
   var _graphCount: Int { _elements.count }
   var _graphElementTypeName: String { _typeName(Element.self, qualified: false) }
+  var _graphElementsMayHoldObjects: Bool { !_isPOD(Element.self) }
+
+  func _graphElements(upTo limit: Int) -> [Any] {
+    _elements.prefix(limit).map { $0 }
+  }
 
   var _graphChildren: (cells: [_ObserverListBase], aggregates: [_ObserverListBase]) {
     let cells = _cells.liveCells

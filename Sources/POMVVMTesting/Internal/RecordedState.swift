@@ -36,6 +36,9 @@ final class RecordedState {
   let kind: Kind
   var path: String
   let label: String?
+  /// The object found, to tell it from a new one that took its address
+  /// after it was released.
+  weak var object: AnyObject?
   /// The last value seen (the contents, for an array); nothing for a
   /// stream.
   var current: Any?
@@ -47,6 +50,7 @@ final class RecordedState {
     identity = found.identity
     path = found.path
     label = found.label
+    object = found.object
     let identity = found.identity
     let handler: @MainActor (Any) -> Void = { record(identity, $0) }
     if let array = found.object as? any _RecordableArray {
@@ -93,6 +97,24 @@ extension ObservableArray: _RecordableArray {
   }
 }
 
+// A query is recorded as its rows: its `ArrayChange`s, in its own indices.
+extension LiveQuery: _RecordableArray {
+  var _recordedElements: Any { elements }
+
+  func _recordChanges(_ handler: @escaping @MainActor (Any) -> Void) -> Subscription {
+    observeChanges { handler($0) }
+  }
+}
+
+// A sectioned query is recorded as its sections and their rows.
+extension SectionedQuery: _RecordableArray {
+  var _recordedElements: Any { sections }
+
+  func _recordChanges(_ handler: @escaping @MainActor (Any) -> Void) -> Subscription {
+    observeChanges { handler($0) }
+  }
+}
+
 /// An `EventStream` as the recorder sees it, whatever its payload.
 @MainActor
 protocol _RecordableEvents: AnyObject {
@@ -113,3 +135,20 @@ protocol _RecordedArrayChange {
 extension ArrayChange: _RecordedArrayChange {
   var _newElements: Any { newElements }
 }
+
+extension SectionedChange: _RecordedArrayChange {
+  var _newElements: Any { newSections }
+}
+
+/// The current value of a piece of state the recorder finds: a cell's
+/// value, an array's or a query's rows; `nil` for a stream, which has none.
+@MainActor
+func recordedValue(of object: AnyObject) -> Any? {
+  if let array = object as? any _RecordableArray { return array._recordedElements }
+  if object is any _RecordableEvents { return nil }
+  if let cell = object as? any ObservableCell { return cellValue(cell) }
+  return nil
+}
+
+@MainActor
+private func cellValue<Cell: ObservableCell>(_ cell: Cell) -> Any { cell.value }
