@@ -85,6 +85,8 @@ public final class StateRecorder<Root> {
   private var states: [ObjectIdentifier: RecordedState] = [:]
   private var pending: [RecordedChange] = []
   private var isInStep = false
+  /// Reads of unoverridden dependencies during the running step.
+  private var dependencyUses: UnimplementedDependencyUses.Log?
   /// How many steps began.
   private var steps = 0
   private var isFinished = false
@@ -366,6 +368,7 @@ public final class StateRecorder<Root> {
     discover()
     isInStep = true
     steps += 1
+    dependencyUses = UnimplementedDependencyUses.beginCollecting()
     return true
   }
 
@@ -379,7 +382,11 @@ public final class StateRecorder<Root> {
     let changes = pending
     pending.removeAll()
     unreported.clear()
-    let (problems, skipped) = compare(changes, expectations.items)
+    let (found, skipped) = compare(changes, expectations.items)
+    var problems = found
+    if let uses = dependencyUses.take() {
+      problems += UnimplementedDependencyUses.endCollecting(uses)
+    }
     skippedInLastStep = skipped
     if !problems.isEmpty {
       let count = problems.count
