@@ -1,9 +1,10 @@
+import POMVVM
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import POMVVM
 
 extension DateGenerator {
   /// A generator that always gives `date`, for tests.

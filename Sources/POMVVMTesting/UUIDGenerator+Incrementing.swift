@@ -1,10 +1,11 @@
+import POMVVM
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import POMVVM
-import Synchronization
 
 extension UUIDGenerator {
   /// A generator of predictable ids, for tests: `00000000-0000-0000-0000-000000000000`,

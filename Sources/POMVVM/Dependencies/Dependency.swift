@@ -1,5 +1,5 @@
 /// Reads a dependency from ``DependencyValues``, in a view model or a
-/// service:
+/// service.
 ///
 /// ```swift
 /// @MainActor final class MasterViewModel: ViewModel {
