@@ -275,4 +275,15 @@ struct DependencyTests {
     #expect(log.withLock { $0 } == [Maker.uuidLine])
     #expect(maker.made == [id(0)])
   }
+
+  @Test func aDependencyShowsNoChildrenToMirrorBasedSearches() {
+    let maker = withDependencies {
+      $0.uuid = .incrementing
+    } operation: {
+      Maker()
+    }
+    let wrapper = Mirror(reflecting: maker).children.first { $0.label == "_uuid" }?.value
+    #expect(wrapper != nil)
+    #expect(wrapper.map { Mirror(reflecting: $0).children.count } == 0)
+  }
 }

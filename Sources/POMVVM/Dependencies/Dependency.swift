@@ -61,3 +61,10 @@ public struct Dependency<Value: Sendable>: Sendable {
     return values[keyPath: keyPath]
   }
 }
+
+extension Dependency: CustomReflectable {
+  /// A mirror with no children: a dependency is not state, so `Mirror`-based
+  /// searches — ``BindingGraph``, POMVVMTesting's `StateRecorder` — treat the
+  /// wrapper as a leaf rather than look into the values it captured.
+  public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
