@@ -59,6 +59,27 @@ private func unimplementedReads(_ body: () -> Void) -> [(message: String, line: 
   return log.withLock { $0 }
 }
 
+/// A service off the main actor that reads a dependency.
+private actor Stamper {
+  @Dependency(\.uuid) private var uuid
+
+  func stamp() -> UUID { uuid() }
+}
+
+/// A search that debounces its query on the dependency clock.
+@MainActor
+private final class DebouncedSearch {
+  @Dependency(\.clock) private var clock
+  let query = Observable("")
+  private(set) var settled: Derived<String>?
+
+  func start() {
+    // `self.clock`: Swift 6.3 does not open the existential for a bare
+    // `clock` here ("'any Clock<Duration>' cannot conform to 'Clock'").
+    settled = query.debounced(for: .milliseconds(300), clock: self.clock)
+  }
+}
+
 @MainActor
 @Suite("Dependencies")
 struct DependencyTests {
@@ -285,5 +306,44 @@ struct DependencyTests {
     let wrapper = Mirror(reflecting: maker).children.first { $0.label == "_uuid" }?.value
     #expect(wrapper != nil)
     #expect(wrapper.map { Mirror(reflecting: $0).children.count } == 0)
+  }
+
+  @Test func anActorReadsTheOverridesOfTheTaskThatCallsIt() async {
+    let stamper = Stamper()
+    let stamped = await withDependencies {
+      $0.uuid = UUIDGenerator { id(3) }
+    } operation: {
+      await stamper.stamp()
+    }
+    #expect(stamped == id(3))
+  }
+
+  @Test func aTimeOperatorMadeWithTheDependencyClockWaitsOnTheOverride() async {
+    let clock = ManualClock()
+    let search = DebouncedSearch()
+    withDependencies {
+      $0.clock = clock
+    } operation: {
+      search.start()
+    }
+    search.query.value = "dune"
+    await clock.advance(by: .milliseconds(299))
+    #expect(search.settled?.value == "")
+    await clock.advance(by: .milliseconds(1))
+    #expect(search.settled?.value == "dune")
+  }
+
+  @Test func aLocalDependencyClockCanBePassedToATimeOperator() async {
+    let manual = ManualClock()
+    let query = Observable("")
+    let settled = withDependencies {
+      $0.clock = manual
+    } operation: {
+      @Dependency(\.clock) var clock
+      return query.debounced(for: .milliseconds(300), clock: clock)
+    }
+    query.value = "dune"
+    await manual.advance(by: .milliseconds(300))
+    #expect(settled.value == "dune")
   }
 }
