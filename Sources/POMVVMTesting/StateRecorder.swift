@@ -120,6 +120,8 @@ public final class StateRecorder<Root> {
   /// How many of `notRecorded` were reported.
   private var reportedBlindSpotLines = 0
   private var isInStep = false
+  /// Reads of unoverridden dependencies during the running step.
+  private var dependencyUses: UnimplementedDependencyUses.Log?
   /// How many steps began.
   private var steps = 0
   private var isFinished = false
@@ -492,6 +494,7 @@ public final class StateRecorder<Root> {
     reportBlindSpots(at: location)
     isInStep = true
     steps += 1
+    dependencyUses = UnimplementedDependencyUses.beginCollecting()
     return true
   }
 
@@ -508,7 +511,11 @@ public final class StateRecorder<Root> {
     pending.removeAll()
     added.removeAll()
     unreported.clear()
-    let (problems, skipped) = compare(changes, appeared, expectations.items)
+    let (found, skipped) = compare(changes, appeared, expectations.items)
+    var problems = found
+    if let uses = dependencyUses.take() {
+      problems += UnimplementedDependencyUses.endCollecting(uses)
+    }
     removedPaths.removeAll()
     removedNames.removeAll()
     appearedStates.removeAll()

@@ -1,6 +1,7 @@
 import Foundation
 import MasterDetail
 import POMVVM
+import POMVVMTesting
 import Testing
 
 @MainActor
@@ -15,6 +16,29 @@ struct MasterViewModelTests {
     #expect(first.date == sample.clock.start)
     #expect(second.date == sample.clock.start.addingTimeInterval(60))
     #expect(first.id != second.id)
+  }
+
+  @Test func withoutAClockNewItemsAreDatedByTheDateDependency() {
+    let now = Date(timeIntervalSince1970: 1_795_255_200)
+    let master = withDependencies {
+      $0.date = .constant(now)
+    } operation: {
+      MasterViewModel()
+    }
+    master.insertNowDate(text: "first")
+    master.insertNowDate()
+    #expect(master.items.map(\.date) == [now, now])
+    #expect(master.items.map(\.text) == [now.description, "first"])
+  }
+
+  @Test func withoutAClockOrAnOverrideInsertingFailsTheTestAndUsesTheTestDate() {
+    let master = MasterViewModel()
+    withKnownIssue("not a bug: the date dependency read on purpose without an override") {
+      master.insertNowDate(text: "first")
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("Unimplemented dependency \\.date") }
+    }
+    #expect(master.items.map(\.date) == [Date(timeIntervalSinceReferenceDate: 0)])
   }
 
   @Test func deleteRemovesARowAndIgnoresRowsThatDoNotExist() {

@@ -5,7 +5,11 @@ import POMVVM
 /// switches, and the view models of rows and details.
 ///
 /// ```swift
-/// let master = MasterViewModel(clock: { Date(timeIntervalSince1970: 0) })
+/// let master = withDependencies {
+///   $0.date = .constant(Date(timeIntervalSince1970: 0))
+/// } operation: {
+///   MasterViewModel()
+/// }
 /// master.insertNowDate(text: "first")
 /// master.cellViewModel(at: 0)?.toggleSwitch()
 /// master.openSwitchCount.value   // 1
@@ -34,15 +38,17 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   /// On section.
   public let isGrouped = Observable(false)
 
-  private let clock: () -> Date
+  private let clock: (() -> Date)?
+  @Dependency(\.date) private var date
   private var nextID: Int
 
   /// Creates the view model.
   ///
   /// - Parameters:
   ///   - items: The initial items; their ids must be unique.
-  ///   - clock: The time for new items; tests and the scripted app fix it.
-  public init(items: [Item] = [], clock: @escaping () -> Date = Date.init) {
+  ///   - clock: The time for new items; by default, the `date` dependency
+  ///     (`@Dependency(\.date)`), which a test sets with `withDependencies`.
+  public init(items: [Item] = [], clock: (() -> Date)? = nil) {
     self.items = ObservableArray(items)
     self.clock = clock
     searchText = Observable("").labelled("search text")
@@ -51,13 +57,14 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
     history.track(self.items, actionName: "Edit")
   }
 
-  /// Inserts an item at the top, dated by the clock.
+  /// Inserts an item at the top, dated by the clock (or the `date`
+  /// dependency).
   ///
   /// - Parameter text: The item's text; `nil` uses the date's description.
   /// - Returns: The new item.
   @discardableResult
   public func insertNowDate(text: String? = nil) -> Item {
-    let date = clock()
+    let date = clock?() ?? self.date.now
     let item = Item(id: nextID, date: date, text: text ?? date.description)
     nextID += 1
     history.transaction("Add") { items.insert(item, at: 0) }

@@ -36,7 +36,7 @@ func recordFailure(_ message: String, at location: CallerLocation) {
 
 /// Whether this process runs tests: an XCTest bundle (`….xctest` on Linux,
 /// the `xctest` tool on Darwin) or a Swift Testing run.
-private let isTestProcess: Bool = {
+let isTestProcess: Bool = {
   let program = CommandLine.arguments.first?.split(separator: "/").last ?? ""
   return program.hasSuffix(".xctest") || program == "xctest"
     || CommandLine.arguments.contains("--testing-library")
