@@ -1,4 +1,4 @@
-/// What ``ObservableArray/replaceAll(with:duplicates:fileID:line:)-4o5f2`` does with new
+/// What ``ObservableArray/replaceAll(with:duplicates:fileID:line:)-69c6n`` does with new
 /// contents that hold an id more than once, as a server's response may.
 ///
 /// ```swift

@@ -206,7 +206,7 @@ extension ObservableArray {
   /// New contents that hold an id twice — a server's response may — are
   /// refused, not a crash: the array is unchanged, and a report naming the
   /// ids goes to ``Diagnostics``. To keep the data anyway, pass a policy:
-  /// ``replaceAll(with:duplicates:fileID:line:)-4o5f2``.
+  /// ``replaceAll(with:duplicates:fileID:line:)-69c6n``.
   ///
   /// ```swift
   /// items.replaceAll(with: response.items)   // e.g. "insert [0], update [4]"
