@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -37,7 +36,7 @@ final class _OutcomeMailbox: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = _Locked(State())
 
   /// Keeps an outcome, unless a newer one is waiting, and resumes the
   /// waiting tasks, which take it.
@@ -135,8 +134,8 @@ final class _StoreWriter<Element: Encodable & Sendable>: _StoreSaving, @unchecke
   private let delay: UInt64
   private let signal = _SaveSignal()
   /// Serializes writes and holds the outcome of the last one.
-  private let writing = Mutex(_SaveOutcome(generation: 0, error: nil))
-  private let report = Mutex<(@Sendable (_SaveOutcome) -> Void)?>(nil)
+  private let writing = _Locked(_SaveOutcome(generation: 0, error: nil))
+  private let report = _Locked<(@Sendable (_SaveOutcome) -> Void)?>(nil)
 
   // Guarded by `signal`.
   private var pending: (generation: Int, elements: [Element], nextSequenceNumber: Int?)?
