@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import POMVVMTesting
@@ -19,6 +20,11 @@ private enum Status: Equatable {
   case loading(page: Int)
   case loaded(page: Int, titles: [String])
   case failed(String)
+}
+
+private struct Meeting: Equatable {
+  var title: String
+  var start: Date
 }
 
 private struct Row: Equatable {
@@ -150,5 +156,32 @@ struct ValueDiffTests {
     #expect(ValueDiff.diff(Status.loading(page: 1), Status.loading(page: 1)) == nil)
     #expect(ValueDiff.render(Optional(Status.failed("x")) as Any) == ".failed(\"x\")")
     #expect(ValueDiff.render(["b": 2, "a": 1]) == "[\"a\": 1, \"b\": 2]")
+  }
+
+  @Test func datesAreShownInISO8601() {
+    let old = Meeting(title: "Standup", start: Date(timeIntervalSinceReferenceDate: 256_260_690))
+    var new = old
+    new.start.addTimeInterval(90.25)
+    #expect(
+      ValueDiff.render(old) == "Meeting(title: \"Standup\", start: 2009-02-13T23:31:30Z)")
+    #expect(
+      ValueDiff.diff(old, new) == """
+          Meeting(
+        -   start: 2009-02-13T23:31:30Z
+        +   start: 2009-02-13T23:33:00.25Z
+            … (1 unchanged)
+          )
+        """)
+    #expect(ValueDiff.render([old.start]) == "[2009-02-13T23:31:30Z]")
+  }
+
+  @Test func datesAMomentApartStillDiffer() {
+    let date = Date(timeIntervalSinceReferenceDate: -0.000_5)
+    #expect(ValueDiff.render(date) == "2000-12-31T23:59:59.9995Z")
+    #expect(
+      ValueDiff.diff(date, date.addingTimeInterval(0.000_001)) == """
+        - 2000-12-31T23:59:59.9995Z
+        + 2000-12-31T23:59:59.999501Z
+        """)
   }
 }

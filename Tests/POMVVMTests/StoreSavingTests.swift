@@ -12,15 +12,6 @@ struct StoreSavingTests {
   typealias Note = StoreTests.Note
   typealias Directory = StoreTests.Directory
 
-  /// Waits, on the main actor, until `condition` holds; at most 60 s (a
-  /// save takes milliseconds, but a sanitizer's run is slow).
-  private func eventually(_ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while !condition() && ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-  }
-
   @Test func aBurstOfEditsIsOneWrite() throws {
     let directory = try Directory()
     // A burst is the changes made within the save delay. The default 20 ms
@@ -73,7 +64,7 @@ struct StoreSavingTests {
     store.items.append(Note(id: 1, title: "a"))
     store.items.append(Note(id: 2, title: "b"))
     #expect(store.isSaving)
-    await eventually { !store.isSaving }
+    await store.waitUntilSaved()
     #expect(!store.isSaving)
     #expect(try StoreTests().contents(of: directory.file()) == [1, 2])
     #expect(store._writeCount == 1)
@@ -115,7 +106,8 @@ struct StoreSavingTests {
     chmod(directory.file().path, 0o644)
     store.items.append(Note(id: 2, title: "b"))
     #expect(store.isSaving)
-    await eventually { !store.isSaving }
+    await store.waitUntilSaved()
+    #expect(!store.isSaving)
     #expect(published.events == [error, nil])
     #expect(try StoreTests().contents(of: directory.file()) == [1, 2])
     withExtendedLifetime(subscription) {}
@@ -127,7 +119,7 @@ struct StoreSavingTests {
     store.items.append(Note(id: 1, title: "a"))
     await Task.detached { store.flush() }.value
     #expect(try StoreTests().contents(of: directory.file()) == [1])
-    await eventually { !store.isSaving }
+    await store.waitUntilSaved()
     #expect(!store.isSaving)
     #expect(store.saveError.value == nil)
   }
@@ -139,6 +131,84 @@ struct StoreSavingTests {
       store.items.append(Note(id: 1, title: "a"))
     }
     #expect(try StoreTests().contents(of: directory.file()) == [1])
+  }
+
+  @Test func waitingUntilSavedReturnsAtOnceWhenNothingIsPending() async throws {
+    let directory = try Directory()
+    let store = try Store<Note>(contentsOf: directory.file())
+    await store.waitUntilSaved()
+    store.items.append(Note(id: 1, title: "a"))
+    store.flush()
+    await store.waitUntilSaved()
+    #expect(!store.isSaving)
+    #expect(store._writeCount == 1)
+    let memory = Store([Note(id: 1, title: "a")])
+    memory.items.append(Note(id: 2, title: "b"))
+    await memory.waitUntilSaved()
+    #expect(!memory.isSaving)
+  }
+
+  /// A failed background save ends the wait too, with its error published.
+  @Test func waitingUntilSavedEndsWithAFailedSave() async throws {
+    let directory = try Directory()
+    try Data("[]".utf8).write(to: directory.file())
+    chmod(directory.file().path, 0o444)
+    let store = try Store<Note>(contentsOf: directory.file())
+    let reports = await Diagnostics.capturing {
+      store.items.append(Note(id: 1, title: "a"))
+      await store.waitUntilSaved()
+    }
+    let error = StoreError(.readOnly, path: directory.file().path, reason: "permissions r--r--r--")
+    #expect(!store.isSaving)
+    #expect(store.saveError.value == error)
+    #expect(reports == [error.description])
+  }
+
+  /// Every change made before the wait is saved when it returns, however
+  /// many writes the changes took (each write is coalesced as usual).
+  @Test func waitingUntilSavedCoversChangesMadeDuringTheSave() async throws {
+    let directory = try Directory()
+    let store = try Store<Note>(
+      contentsOf: directory.file(), saveDelay: .milliseconds(1), fileID: #fileID, line: #line)
+    for id in 1...50 {
+      store.items.append(Note(id: id, title: "note \(id)"))
+      if id.isMultiple(of: 10) {
+        await store.waitUntilSaved()
+        #expect(try StoreTests().contents(of: directory.file()) == Array(1...id))
+      }
+    }
+    #expect(!store.isSaving)
+  }
+
+  /// Two tasks wait at once; a flush on the main actor publishes the
+  /// outcome without the mailbox, and both still return.
+  @Test func waitersReturnWhenAFlushPublishesTheOutcome() async throws {
+    let directory = try Directory()
+    let store = try Store<Note>(
+      contentsOf: directory.file(), saveDelay: .seconds(3_600), fileID: #fileID, line: #line)
+    store.items.append(Note(id: 1, title: "a"))
+    let first = Task { await store.waitUntilSaved() }
+    let second = Task { await store.waitUntilSaved() }
+    await Task.yield()
+    store.flush()
+    await first.value
+    await second.value
+    #expect(!store.isSaving)
+    #expect(try StoreTests().contents(of: directory.file()) == [1])
+  }
+
+  /// A cancelled wait returns though the save is not due for an hour.
+  @Test func aCancelledWaitReturnsEarly() async throws {
+    let directory = try Directory()
+    let store = try Store<Note>(
+      contentsOf: directory.file(), saveDelay: .seconds(3_600), fileID: #fileID, line: #line)
+    store.items.append(Note(id: 1, title: "a"))
+    let wait = Task { await store.waitUntilSaved() }
+    wait.cancel()
+    await wait.value
+    #expect(store.isSaving)
+    store.flush()
+    #expect(!store.isSaving)
   }
 
   @Test func aStoreInMemoryHasNothingToFlush() {

@@ -205,7 +205,8 @@ extension ObservableArray {
   ///
   /// New contents that hold an id twice — a server's response may — are
   /// refused, not a crash: the array is unchanged, and a report naming the
-  /// ids goes to ``Diagnostics``.
+  /// ids goes to ``Diagnostics``. To keep the data anyway, pass a policy:
+  /// ``replaceAll(with:duplicates:fileID:line:)-69c6n``.
   ///
   /// ```swift
   /// items.replaceAll(with: response.items)   // e.g. "insert [0], update [4]"
@@ -253,6 +254,74 @@ extension ObservableArray {
   ) -> Bool where Element: Equatable {
     // Compares in the caller's specialization, not through the stored test.
     _replaceAll(with: newElements, isUnchanged: { $0 == $1 }, fileID: fileID, line: line)
+  }
+
+  /// Replaces every element, publishing the identity diff between the old
+  /// and new contents, with a policy for contents that repeat an id.
+  ///
+  /// A server's response may hold an element twice (a page that shifted
+  /// while the app read it). ``replaceAll(with:fileID:line:)-3cbio`` refuses
+  /// such contents; an app that wants the data anyway says which copy to
+  /// keep:
+  ///
+  /// ```swift
+  /// results.replaceAll(with: response.items, duplicates: .keepLast)
+  /// ```
+  ///
+  /// ``DuplicateIDPolicy/keepFirst`` keeps the first element of each id and
+  /// ``DuplicateIDPolicy/keepLast`` the last, each where it stands; the
+  /// others are dropped without a report, since the caller asked for it.
+  /// ``DuplicateIDPolicy/refuse`` is ``replaceAll(with:fileID:line:)-3cbio``.
+  ///
+  /// - Parameters:
+  ///   - newElements: The new contents.
+  ///   - duplicates: What to do with elements whose id an element of
+  ///     `newElements` already has.
+  ///   - fileID: The culprit's file in a refusal's report; by default, the
+  ///     caller's.
+  ///   - line: The culprit's line in a refusal's report; by default, the
+  ///     caller's.
+  /// - Returns: `true` if the array took the new contents; `false` if an id
+  ///   repeats and `duplicates` is ``DuplicateIDPolicy/refuse`` (the array
+  ///   is unchanged).
+  /// - Complexity: O(*n* + *m* log *m*), where *m* is the number of elements
+  ///   outside the common prefix and suffix of the two arrays.
+  @discardableResult
+  public func replaceAll(
+    with newElements: [Element], duplicates: DuplicateIDPolicy,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool {
+    replaceAll(with: duplicates.apply(to: newElements), fileID: fileID, line: line)
+  }
+
+  /// Replaces every element, publishing the identity diff between the old
+  /// and new contents (equal elements that stay are not changes), with a
+  /// policy for contents that repeat an id.
+  ///
+  /// ``DuplicateIDPolicy/keepFirst`` keeps the first element of each id and
+  /// ``DuplicateIDPolicy/keepLast`` the last, each where it stands; the
+  /// others are dropped without a report, since the caller asked for it.
+  /// ``DuplicateIDPolicy/refuse`` is ``replaceAll(with:fileID:line:)-3cbio``.
+  ///
+  /// - Parameters:
+  ///   - newElements: The new contents.
+  ///   - duplicates: What to do with elements whose id an element of
+  ///     `newElements` already has.
+  ///   - fileID: The culprit's file in a refusal's report; by default, the
+  ///     caller's.
+  ///   - line: The culprit's line in a refusal's report; by default, the
+  ///     caller's.
+  /// - Returns: `true` if the array took the new contents; `false` if an id
+  ///   repeats and `duplicates` is ``DuplicateIDPolicy/refuse`` (the array
+  ///   is unchanged).
+  /// - Complexity: O(*n* + *m* log *m*), where *m* is the number of elements
+  ///   outside the common prefix and suffix of the two arrays.
+  @discardableResult
+  public func replaceAll(
+    with newElements: [Element], duplicates: DuplicateIDPolicy,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool where Element: Equatable {
+    replaceAll(with: duplicates.apply(to: newElements), fileID: fileID, line: line)
   }
 
   /// Runs several mutations on the contents and publishes them as one

@@ -87,8 +87,9 @@ extension ObservableCell {
   /// needs no `[weak self]`, and the observation ends when the owner is
   /// deallocated.
   ///
-  /// The subscription is kept in `owner.subscriptions`; the handler holds the
-  /// owner weakly.
+  /// The subscription is kept in `owner.subscriptions` until it ends (it
+  /// leaves the bag when it is cancelled or the cell is deallocated); the
+  /// handler holds the owner weakly.
   ///
   /// ```swift
   /// name.observe(self) { view, name in view.title = name }
@@ -108,13 +109,15 @@ extension ObservableCell {
     _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping @MainActor (Owner, Value) -> Void
   ) -> Subscription {
+    let slot = _BagSlot()
     let subscription = observe { [weak owner] value in
       if let owner {
         handler(owner, value)
       }
+      withExtendedLifetime(slot) {}
     }
     subscription._setOrigin(fileID: fileID, line: line)
-    owner.subscriptions.insert(subscription)
+    slot.keep(subscription, in: owner.subscriptions)
     return subscription
   }
 
@@ -125,8 +128,9 @@ extension ObservableCell {
   /// Like ``observeChanges(_:)``, and like
   /// ``ObservableArray/observeChanges(_:fileID:line:_:)``, it calls the
   /// handler with every change from now on, never with the current value.
-  /// The subscription is kept in `owner.subscriptions`; the handler holds
-  /// the owner weakly.
+  /// The subscription is kept in `owner.subscriptions` until it ends (it
+  /// leaves the bag when it is cancelled or the cell is deallocated); the
+  /// handler holds the owner weakly.
   ///
   /// ```swift
   /// name.observeChanges(self) { viewModel, name in viewModel.isDirty = true }
@@ -145,13 +149,15 @@ extension ObservableCell {
     _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping @MainActor (Owner, Value) -> Void
   ) -> Subscription {
+    let slot = _BagSlot()
     let subscription = observeChanges { [weak owner] value in
       if let owner {
         handler(owner, value)
       }
+      withExtendedLifetime(slot) {}
     }
     subscription._setOrigin(fileID: fileID, line: line)
-    owner.subscriptions.insert(subscription)
+    slot.keep(subscription, in: owner.subscriptions)
     return subscription
   }
 }

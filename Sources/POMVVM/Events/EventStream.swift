@@ -89,7 +89,8 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
   ///
   /// - Parameters:
   ///   - owner: The object the observation belongs to; the subscription is
-  ///     kept in its bag.
+  ///     kept in its bag until it ends (it leaves the bag when it is
+  ///     cancelled or the stream is deallocated).
   ///   - fileID: Where the observation is made, for ``BindingGraph`` and
   ///     ``PropagationTrace``; by default, the caller's file.
   ///   - line: Where the observation is made; by default, the caller's line.
@@ -100,12 +101,14 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
     _ owner: Owner, fileID: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping @MainActor (Owner, Payload) -> Void
   ) -> Subscription {
+    let slot = _BagSlot()
     let subscription = observe(fileID: fileID, line: line) { [weak owner] payload in
       if let owner {
         handler(owner, payload)
       }
+      withExtendedLifetime(slot) {}
     }
-    owner.subscriptions.insert(subscription)
+    slot.keep(subscription, in: owner.subscriptions)
     return subscription
   }
 

@@ -182,6 +182,15 @@ public final class UndoHistory {
     self.now = Self.elapsed(on: clock)
   }
 
+  /// Creates an empty history whose merge window is measured by `elapsed`,
+  /// the time since the history was made.
+  init(limit: Int, mergeWindow: Duration, elapsed: @escaping @MainActor () -> Duration) {
+    precondition(limit >= 0, "UndoHistory: the limit must not be negative, not \(limit)")
+    self.limit = limit
+    self.mergeWindow = mergeWindow
+    self.now = elapsed
+  }
+
   /// The time since now on `clock`, read on every recorded change: for the
   /// default clock, a closure that calls it directly rather than through
   /// the generic clock's witnesses.

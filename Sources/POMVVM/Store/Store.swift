@@ -34,7 +34,13 @@ import Darwin
 /// starts is part of it, so a burst of edits is one write and the main
 /// actor never waits for the disk. ``flush()`` writes what is pending and
 /// waits for it; call it before the program exits. A store that is
-/// released flushes too.
+/// released flushes too. ``waitUntilSaved()`` suspends until the
+/// background save ends, without forcing it: what a test awaits.
+///
+/// Saves run on a thread of the store's own, which sleeps between bursts,
+/// not on Dispatch's or Swift concurrency's shared workers: a save makes
+/// progress however busy or blocked those are, and its outcome reaches the
+/// main actor directly.
 ///
 /// Every save is atomic and durable: it writes a temporary file with a
 /// unique name beside the file, flushes it to disk, renames it over the old
@@ -268,7 +274,8 @@ public final class Store<Element: Identifiable> {
   /// or its outcome has not reached ``saveError`` yet.
   ///
   /// A failed save ends it too: the change stays unsaved until the next
-  /// change is saved, but nothing is under way.
+  /// change is saved, but nothing is under way. ``waitUntilSaved()`` waits
+  /// until it is `false`.
   public var isSaving: Bool { publishedCount < changeCount }
 
   /// Writes the changes not saved yet (numbers taken from the sequence
@@ -295,6 +302,40 @@ public final class Store<Element: Identifiable> {
     }
   }
 
+  /// Waits until every change made so far is saved, or its save failed,
+  /// and the outcome is in ``saveError``: until ``isSaving`` is `false`.
+  ///
+  /// Unlike ``flush()``, it does not write at once or block the thread: it
+  /// suspends until the background save, coalesced as usual, ends. It
+  /// depends on nothing but the store's own save thread and the main
+  /// actor, so a test that awaits it needs no deadline or polling:
+  ///
+  /// ```swift
+  /// store.items.append(note)
+  /// await store.waitUntilSaved()
+  /// #expect(store.saveError.value == nil)   // and the file holds the note
+  /// ```
+  ///
+  /// It returns at once when nothing is being saved, or when the store has
+  /// no file; and early if the task is cancelled.
+  public func waitUntilSaved() async {
+    let mailbox = outcomes
+    while isSaving && !Task.isCancelled {
+      if let outcome = mailbox.take() {
+        publish(outcome)
+        continue
+      }
+      await withTaskCancellationHandler {
+        await mailbox.waitForOutcome()
+      } onCancel: {
+        mailbox.wakeWaiters()
+      }
+    }
+    // An outcome put while this task waited is this task's to publish: no
+    // other task was scheduled for it.
+    publishWaitingOutcome()
+  }
+
   /// Submits a save for numbers taken since the last one.
   private func submitSequenceIfUnsaved() {
     if sequenceIsUnsaved {
@@ -319,6 +360,11 @@ public final class Store<Element: Identifiable> {
   private func publish(_ outcome: _SaveOutcome) {
     guard outcome.generation > publishedCount else { return }
     publishedCount = outcome.generation
+    if !isSaving {
+      // A task in `waitUntilSaved()` may wait for an outcome that a flush
+      // published without the mailbox.
+      outcomes.wakeWaiters()
+    }
     saveError.value = outcome.error
     if let error = outcome.error {
       Diagnostics.report(error.description, fileID: fileID, line: line)

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Values as text, and the difference between two values as `-`/`+` lines,
 /// in the style of swift-custom-dump, built on `Mirror` so that the kit
 /// keeps no dependencies.
@@ -18,7 +24,8 @@
 /// ```
 enum ValueDiff {
   /// `value` on one line: `Item(id: 1, text: "a", on: false)`, strings
-  /// quoted and escaped, enum cases with a leading dot.
+  /// quoted and escaped, enum cases with a leading dot, dates in ISO 8601
+  /// (`2009-02-13T23:31:30Z`).
   static func render(_ value: Any) -> String {
     render(value, depth: 0)
   }
@@ -52,6 +59,7 @@ enum ValueDiff {
     if let string = value as? String { return String(reflecting: string) }
     if let string = value as? Substring { return String(reflecting: String(string)) }
     if let character = value as? Character { return String(reflecting: character) }
+    if let date = value as? Date { return iso8601(date) }
     guard depth < depthLimit else { return "…" }
     let mirror = Mirror(reflecting: value)
     let children = Array(mirror.children)
@@ -117,9 +125,33 @@ enum ValueDiff {
   /// its fields: it has none, or only private ones and a description of its
   /// own (`Date`, `URL`).
   private static func isLeaf(_ value: Any, _ children: [Mirror.Child]) -> Bool {
-    children.isEmpty
+    value is Date || children.isEmpty
       || (value is CustomStringConvertible
         && children.allSatisfy { $0.label?.hasPrefix("_") ?? true })
+  }
+
+  /// A date as a reader of a test failure expects it: ISO 8601 in UTC,
+  /// `2009-02-13T23:31:30Z`, with the fraction of a second when there is
+  /// one, to the microsecond (`2009-02-13T23:31:30.25Z`), so that two
+  /// dates a moment apart do not read the same.
+  ///
+  /// `Date`'s own mirror shows `Date(timeIntervalSinceReferenceDate: …)`, a
+  /// number nobody reads as a date.
+  static func iso8601(_ date: Date) -> String {
+    let interval = date.timeIntervalSinceReferenceDate
+    guard interval.isFinite else { return "\(date)" }
+    var seconds = interval.rounded(.down)
+    var micros = Int(((interval - seconds) * 1_000_000).rounded())
+    if micros == 1_000_000 {
+      seconds += 1
+      micros = 0
+    }
+    let whole = Date(timeIntervalSinceReferenceDate: seconds).formatted(.iso8601)
+    guard micros > 0, whole.hasSuffix("Z") else { return whole }
+    var fraction = String(micros)
+    fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return whole.dropLast() + "." + fraction + "Z"
   }
 
   private static func typeName(of value: Any) -> String {
