@@ -435,6 +435,8 @@ struct _RootFinder {
   private(set) var owners: [ObjectIdentifier: String] = [:]
   /// The ``Effects`` found, with their property paths.
   private(set) var effects: [(effects: Effects, path: String)] = []
+  /// The loads and state machines found, which run tasks of their own.
+  private(set) var workOwners: [(owner: any _PendingWorkOwner, path: String)] = []
   private var visited = Set<ObjectIdentifier>()
   private var rootType = ""
 
@@ -442,6 +444,9 @@ struct _RootFinder {
     if depth == 0 { rootType = _typeName(type(of: value), qualified: false) }
     if let object = _unwrappedObject(value) {
       guard visited.insert(ObjectIdentifier(object)).inserted else { return }
+      if let owner = object as? any _PendingWorkOwner {
+        workOwners.append((owner, path ?? "(root)"))
+      }
       if let list = Self.list(of: object) {
         lists.append(list)
         objects.append(object)
