@@ -1,6 +1,6 @@
 import POMVVM
-import Synchronization
 import POMVVMTesting
+import Synchronization
 import TestSupport
 import Testing
 
