@@ -15,8 +15,8 @@ import Testing
 ///
 /// ## Semantics
 ///
-/// - ``now`` starts at zero and moves only in ``advance(by:)``,
-///   ``advance(to:)`` and ``run(maxWakeUps:fileID:filePath:line:column:)``: no
+/// - ``now`` starts at zero and moves only in ``advance(by:fileID:line:)``,
+///   ``advance(to:fileID:line:)`` and ``run(maxWakeUps:fileID:filePath:line:column:)``: no
 ///   sleeper ever wakes without one.
 /// - A sleep until ``now`` or earlier returns at once; a later one waits.
 /// - `advance` first lets the work that is ready run until it blocks (the
@@ -26,7 +26,7 @@ import Testing
 ///   started to sleep), moving ``now`` to its deadline and letting the main
 ///   actor run what the wake-up does before the next. So a sleeper that a
 ///   wake-up schedules inside the advanced span wakes too. When it returns,
-///   ``now`` is the target and the state is settled.
+///   ``now`` is the target and the state is settled (see below).
 /// - A sleeper whose task is cancelled throws `CancellationError` at once
 ///   and leaves the clock: it never wakes later.
 ///
