@@ -32,7 +32,7 @@ import Testing
 ///
 /// ## What "settled" means
 ///
-/// The kit counts the tasks it starts: the operations of ``Effects`` (its
+/// The kit counts the tasks it starts: the operations of `Effects` (its
 /// timers included), the requests of a `Load`, the feedbacks of a
 /// `StateMachine`, and the timers of the time operators. An advance returns
 /// only when each of them, among those started in the same test, has
@@ -51,7 +51,7 @@ import Testing
 /// for the tasks that made none during a long series of rounds of yields
 /// (each to the main actor and to the global executor, so a loaded machine
 /// slows the rounds down with the tasks), reporting them once, by name,
-/// through ``Diagnostics``: advance *after* feeding what they wait for.
+/// through `Diagnostics`: advance *after* feeding what they wait for.
 /// Work that the kit did not start (a `Task` of the test's own) gets
 /// ``init(settleRounds:)`` rounds of yields, like swift-clocks' `megaYield`.
 public final class ManualClock: Clock, Sendable, _SleepReportingClock {
