@@ -1,4 +1,5 @@
 import POMVVM
+import Testing
 
 /// A clock whose time moves only when a test says so: inject it where the
 /// app passes `ContinuousClock()`, then `await clock.advance(by:)`.
@@ -14,8 +15,8 @@ import POMVVM
 ///
 /// ## Semantics
 ///
-/// - ``now`` starts at zero and moves only in ``advance(by:)``,
-///   ``advance(to:)`` and ``run(maxWakeUps:fileID:filePath:line:column:)``: no
+/// - ``now`` starts at zero and moves only in ``advance(by:fileID:line:)``,
+///   ``advance(to:fileID:line:)`` and ``run(maxWakeUps:fileID:filePath:line:column:)``: no
 ///   sleeper ever wakes without one.
 /// - A sleep until ``now`` or earlier returns at once; a later one waits.
 /// - `advance` first lets the work that is ready run until it blocks (the
@@ -25,14 +26,35 @@ import POMVVM
 ///   started to sleep), moving ``now`` to its deadline and letting the main
 ///   actor run what the wake-up does before the next. So a sleeper that a
 ///   wake-up schedules inside the advanced span wakes too. When it returns,
-///   ``now`` is the target and the state is settled.
+///   ``now`` is the target and the state is settled (see below).
 /// - A sleeper whose task is cancelled throws `CancellationError` at once
 ///   and leaves the clock: it never wakes later.
 ///
-/// Settling is a bounded series of yields to the main actor and to the
-/// global executor, like swift-clocks' `megaYield`: work that waits on
-/// something outside the process (a real socket) is not waited for.
-public final class ManualClock: Clock, Sendable {
+/// ## What "settled" means
+///
+/// The kit counts the tasks it starts: the operations of `Effects` (its
+/// timers included), the requests of a `Load`, the feedbacks of a
+/// `StateMachine`, and the timers of the time operators. An advance returns
+/// only when each of them, among those started in the same test, has
+/// finished or sleeps on a clock, however busy the machine is; it does not
+/// guess with a fixed number of yields. "The same test" is the Swift
+/// Testing test that runs the advance (tests run in parallel, and one
+/// test's advance never waits for another's tasks); outside Swift Testing
+/// (XCTest, a preview), every task the kit started outside a Swift Testing
+/// test counts. A task that a clock or another operation of the kit's made
+/// before this clock existed is not counted: make the clock first.
+///
+/// A task that awaits something other than a clock — a continuation, a
+/// stream the test feeds after the advance, a `ContinuousClock` — does not
+/// settle by itself, and the advance would wait forever. So the advance
+/// waits for as long as the kit's tasks make progress, and stops waiting
+/// for the tasks that made none during a long series of rounds of yields
+/// (each to the main actor and to the global executor, so a loaded machine
+/// slows the rounds down with the tasks), reporting them once, by name,
+/// through `Diagnostics`: advance *after* feeding what they wait for.
+/// Work that the kit did not start (a `Task` of the test's own) gets
+/// ``init(settleRounds:)`` rounds of yields, like swift-clocks' `megaYield`.
+public final class ManualClock: Clock, Sendable, _SleepReportingClock {
   /// An instant of a manual clock: the time since it started.
   public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
     /// The time since the clock started.
@@ -99,6 +121,7 @@ public final class ManualClock: Clock, Sendable {
   ///   and to the global executor) an advance makes to let ready work run
   ///   until it blocks; raise it for work that hops between many actors.
   public init(settleRounds: Int = 20) {
+    _installTestScope()
     time = _ManualTime(settleRounds: settleRounds)
   }
 
@@ -129,23 +152,39 @@ public final class ManualClock: Clock, Sendable {
   }
 
   /// Moves time forward by `duration`, waking every sleeper whose deadline
-  /// is reached, in deadline order; returns with the state settled.
+  /// is reached, in deadline order; returns with the state settled: every
+  /// task the kit started in this test has finished or sleeps on a clock.
   ///
-  /// - Parameter duration: How far to move; not negative.
+  /// - Parameters:
+  ///   - duration: How far to move; not negative.
+  ///   - fileID: Where a task that does not settle is reported; the
+  ///     caller's file.
+  ///   - line: Where a task that does not settle is reported; the caller's
+  ///     line.
   @MainActor
-  public func advance(by duration: Duration = .zero) async {
-    await advance(to: now.advanced(by: duration))
+  public func advance(
+    by duration: Duration = .zero, fileID: StaticString = #fileID, line: UInt = #line
+  ) async {
+    await advance(to: now.advanced(by: duration), fileID: fileID, line: line)
   }
 
   /// Moves time forward to `deadline`, waking every sleeper whose deadline
-  /// is reached, in deadline order; returns with the state settled.
+  /// is reached, in deadline order; returns with the state settled: every
+  /// task the kit started in this test has finished or sleeps on a clock.
   ///
   /// An instant earlier than ``now`` only settles ready work.
   ///
-  /// - Parameter deadline: The instant to move to.
+  /// - Parameters:
+  ///   - deadline: The instant to move to.
+  ///   - fileID: Where a task that does not settle is reported; the
+  ///     caller's file.
+  ///   - line: Where a task that does not settle is reported; the caller's
+  ///     line.
   @MainActor
-  public func advance(to deadline: Instant) async {
-    await time.wake(until: deadline.offset)
+  public func advance(
+    to deadline: Instant, fileID: StaticString = #fileID, line: UInt = #line
+  ) async {
+    await time.wake(until: deadline.offset, fileID: fileID, line: line)
   }
 
   /// Advances until nobody sleeps, waking sleepers in deadline order,
@@ -167,7 +206,7 @@ public final class ManualClock: Clock, Sendable {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async {
-    await time.settle()
+    await time.settle(fileID: fileID, line: line)
     var wakeUps = 0
     while let next = time.nextDeadline {
       guard wakeUps < maxWakeUps else {
@@ -178,7 +217,18 @@ public final class ManualClock: Clock, Sendable {
           at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return
       }
-      wakeUps += await time.wake(until: next, limit: maxWakeUps - wakeUps)
+      wakeUps += await time.wake(
+        until: next, limit: maxWakeUps - wakeUps, fileID: fileID, line: line)
     }
   }
+}
+
+/// Tells the kit which Swift Testing test runs, so that an advance waits
+/// only for the tasks its own test started.
+func _installTestScope() {
+  _ = _testScopeInstalled
+}
+
+private let _testScopeInstalled: Void = _KitTasks.setScopeProvider {
+  Test.current?.id
 }

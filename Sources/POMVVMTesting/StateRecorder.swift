@@ -285,9 +285,14 @@ public final class StateRecorder<Root> {
   /// that finished late) are failures, unless ``exhaustivity`` is off.
   ///
   /// Work still pending fails too, whatever the exhaustivity: operations of
-  /// an `Effects` stored in the root that are still running
-  /// (`1 effect still running: "sort" (started at TodosViewModel.swift:48)`),
-  /// and time operators (`debounced(for:clock:)`
+  /// an `Effects` stored in the root that have not returned, its timers
+  /// included (`1 effect still running: "sort" (started at
+  /// TodosViewModel.swift:48)`; one that was cancelled but has not returned
+  /// yet, and may still write, is marked `cancelled, not returned`), requests
+  /// of a `Load` (`1 load request still running: load "movie" request
+  /// (started at MovieViewModel.swift:30)`), effects of a `StateMachine`'s
+  /// feedbacks (`1 state machine feedback still running: feedback for "3"
+  /// (declared at MoviesViewModel.swift:20)`), and time operators (`debounced(for:clock:)`
   /// and the like) reachable from the root's state that still wait on their
   /// clock (`1 time operator still waiting on a clock: debounced 300ms
   /// "results" (made at SearchViewModel.swift:12)`). Advance the test's
@@ -346,8 +351,10 @@ public final class StateRecorder<Root> {
   }
 
   /// Fails for each kind of work still pending in the root — operations of
-  /// its `Effects` still running, time operators still waiting on their
-  /// clock — naming them, then cancels the operations.
+  /// its `Effects`, requests of its loads and feedbacks of its state
+  /// machines that have not returned, time operators still waiting on their
+  /// clock — naming them, then cancels the operations, requests and
+  /// feedbacks.
   private func reportPendingWork(at location: CallerLocation) {
     let work = BindingGraph._pendingWork(in: [root])
     if !work.effects.isEmpty {
@@ -356,13 +363,25 @@ public final class StateRecorder<Root> {
         "\(count) effect\(count == 1 ? "" : "s") still running: "
           + work.effects.joined(separator: ", "), at: location)
     }
+    if !work.loads.isEmpty {
+      let count = work.loads.count
+      recordFailure(
+        "\(count) load request\(count == 1 ? "" : "s") still running: "
+          + work.loads.joined(separator: ", "), at: location)
+    }
+    if !work.feedbacks.isEmpty {
+      let count = work.feedbacks.count
+      recordFailure(
+        "\(count) state machine feedback\(count == 1 ? "" : "s") still running: "
+          + work.feedbacks.joined(separator: ", "), at: location)
+    }
     if !work.operators.isEmpty {
       let count = work.operators.count
       recordFailure(
         "\(count) time operator\(count == 1 ? "" : "s") still waiting on a clock: "
           + work.operators.joined(separator: ", "), at: location)
     }
-    for runner in work.runners { runner.cancelAll() }
+    work.cancelAll()
   }
 
   // MARK: - Recording

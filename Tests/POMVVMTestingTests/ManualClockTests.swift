@@ -212,4 +212,43 @@ struct ManualClockTests {
     task.cancel()
     await task.value
   }
+
+  @Test func anAdvanceGivesUpOnAKitTaskBlockedOnSomethingElseAndSaysSo() async {
+    let clock = ManualClock()
+    let effects = Effects()
+    let gate = AsyncStream<Void>.makeStream()
+    effects.run(id: "blocked", fileID: "App/Screen.swift", line: 9) {
+      for await _ in gate.stream {}
+    }
+    let reports = await Diagnostics.capturing {
+      await clock.advance(by: .seconds(1))
+    }
+    #expect(reports.count == 1)
+    #expect(
+      reports.first?.hasPrefix(
+        #"advancing the clock did not wait for 1 task of the kit that neither finished nor slept on a clock after 10000 rounds with no progress: effect "blocked" (started at Screen.swift:9)"#
+      ) == true)
+    gate.continuation.finish()
+    await effects.waitUntilIdle()
+  }
+
+  @Test func anAdvanceWaitsForAnEffectThatSleepsAgainAfterWork() async {
+    let clock = ManualClock()
+    let effects = Effects()
+    var steps: [String] = []
+    effects.run(id: "steps") {
+      try await clock.sleep(for: .seconds(1))
+      await Self.hop()
+      steps.append("one")
+      try await clock.sleep(for: .seconds(1))
+      await Self.hop()
+      steps.append("two")
+    }
+    await clock.advance(by: .seconds(2))
+    #expect(steps == ["one", "two"])
+  }
+
+  nonisolated private static func hop() async {
+    await Task.yield()
+  }
 }

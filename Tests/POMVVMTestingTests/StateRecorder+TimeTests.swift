@@ -127,4 +127,74 @@ struct StateRecorderTimeTests {
     }
     recorder.finish()
   }
+
+  // MARK: - Every kind of work
+
+  /// A screen that loads, runs a state machine, and a timer.
+  @MainActor
+  private final class Screen: ViewModel {
+    let movie = Load<String>(fileID: "Movies/MovieViewModel.swift", line: 10)
+    let machine: StateMachine<Int, Int>
+    let effects = Effects()
+
+    init(clock: ManualClock) {
+      machine = StateMachine(
+        initial: 0, reduce: { state, event in state = event },
+        feedbacks: [
+          .effect(
+            whenever: { $0 == 1 ? 1 : nil }, fileID: "Movies/MoviesViewModel.swift", line: 20
+          ) { _ in
+            try? await clock.sleep(for: .seconds(5))
+            return nil
+          }
+        ])
+    }
+  }
+
+  @Test func finishReportsALoadRequestAndAFeedbackInFlightByTheirLines() async {
+    let clock = ManualClock()
+    let screen = Screen(clock: clock)
+    let recorder = StateRecorder(of: screen)
+    recorder.perform {
+      screen.movie.start(fileID: "Movies/MovieViewModel.swift", line: 30) {
+        try await clock.sleep(for: .seconds(5))
+        return "Dune"
+      }
+      screen.machine.send(1)
+    } expecting: {
+      $0.changed(\.movie, to: .loading)
+      $0.changed(\.machine.state, to: 1)
+    }
+    await clock.advance(by: .seconds(1))
+    let failures = recordedFailures { recorder.finish() }
+    #expect(
+      failures.map(\.message) == [
+        #"1 load request still running: load "movie" request (started at MovieViewModel.swift:30)"#,
+        #"1 state machine feedback still running: feedback for "1" (declared at MoviesViewModel.swift:20)"#,
+      ])
+    await screen.movie.waitUntilFinished()
+    await screen.machine.waitUntilIdle()
+    #expect(clock.sleeperCount == 0, "finish() cancels what it reported")
+  }
+
+  @Test func finishReportsAnOperationCancelledButNotReturnedAndEscapesItsId() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    let gate = AsyncStream<Void>.makeStream()
+    recorder.perform {
+      list.effects.run(id: #"say "hi""#, fileID: "ToDo/TodosViewModel.swift", line: 70) {
+        // Ignores its cancellation until the test opens the gate.
+        await Task { for await _ in gate.stream {} }.value
+      }
+      list.effects.cancelAll()
+    }
+    let failures = recordedFailures { recorder.finish() }
+    #expect(
+      failures.map(\.message) == [
+        #"1 effect still running: "say \"hi\"" (started at TodosViewModel.swift:70, cancelled, not returned)"#
+      ])
+    gate.continuation.finish()
+    await list.effects.waitUntilIdle()
+  }
 }

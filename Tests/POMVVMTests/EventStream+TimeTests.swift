@@ -85,4 +85,55 @@ struct EventStreamTimeTests {
         """)
     extendLifetime(settled)
   }
+
+  @Test func aDebouncedStreamObservedButNotStoredStillFires() async {
+    let clock = ManualClock()
+    let taps = EventStream<Int>()
+    var seen: [Int] = []
+    // Only the subscription is kept, as in `taps.debounced(…).observe { … }`.
+    let subscription = taps.debounced(for: .milliseconds(300), clock: clock).observe {
+      seen.append($0)
+    }
+    taps.send(1)
+    taps.send(2)
+    await clock.advance(by: .milliseconds(300))
+    #expect(seen == [2])
+    subscription.cancel()
+  }
+
+  @Test func aStreamOperatorEndsWithItsLastSubscription() async {
+    let clock = ManualClock()
+    let taps = EventStream<Int>()
+    weak var weakOutput: EventStream<Int>?
+    var subscription: Subscription?
+    do {
+      let output = taps.debounced(for: .milliseconds(300), clock: clock)
+      weakOutput = output
+      subscription = output.observe { _ in }
+    }
+    #expect(weakOutput != nil, "kept by its subscription")
+    taps.send(1)
+    subscription = nil
+    #expect(weakOutput == nil, "released with its last subscription")
+    await clock.advance(by: .milliseconds(300))
+    #expect(clock.sleeperCount == 0)
+    _ = subscription
+  }
+
+  @Test func flushAndCancelOfAStreamOperator() async {
+    let clock = ManualClock()
+    let taps = EventStream<Int>()
+    let settled = taps.debounced(for: .milliseconds(300), clock: clock)
+    var seen: [Int] = []
+    let subscription = settled.observe { seen.append($0) }
+    taps.send(1)
+    settled.flush()
+    #expect(seen == [1])
+    taps.send(2)
+    settled.cancel()
+    await clock.advance(by: .seconds(1))
+    #expect(seen == [1])
+    #expect(clock.sleeperCount == 0)
+    subscription.cancel()
+  }
 }

@@ -62,9 +62,10 @@ struct LoadTests {
     }
     await log.waitFor("first started")
     load.start { "second" }
-    await load.waitUntilFinished()
+    // The replaced request ignores its cancellation: it returns once the
+    // latch opens, and its result is dropped.
     first.open()
-    await Task.yield()
+    await load.waitUntilFinished()
     #expect(load.value == .loaded("second"))
   }
 
@@ -181,5 +182,24 @@ struct LoadTests {
     }
     #expect(weakLoad == nil)
     await log.waitFor("cancelled")
+  }
+
+  @Test func waitUntilFinishedWaitsForAReplacedRequestToo() async {
+    let load = Load<String>()
+    let first = Latch()
+    let log = EffectLog()
+    load.start {
+      await log.append("first started")
+      _ = await Task { await first.wait() }.value  // ignores cancellation
+      await log.append("first returned")
+      return "first"
+    }
+    await log.waitFor("first started")
+    load.start { "second" }
+    let waiter = Task { await load.waitUntilFinished() }
+    first.open()
+    await waiter.value
+    #expect(await log.entries == ["first started", "first returned"])
+    #expect(load.value == .loaded("second"))
   }
 }

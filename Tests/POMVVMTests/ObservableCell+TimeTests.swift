@@ -179,4 +179,95 @@ struct ObservableCellTimeTests {
     #expect(seen.events == ["a"])
     _ = subscription
   }
+
+  @Test func flushDeliversThePendingValueNowAndNothingWaits() async {
+    let clock = ManualClock()
+    let query = Observable("")
+    let settled = query.debounced(for: .milliseconds(300), clock: clock)
+    let seen = Recorder<String>()
+    let subscription = settled.observeChanges(seen.handler)
+    query.value = "dune"
+    settled.flush()
+    #expect(seen.events == ["dune"])
+    #expect(settled.value == "dune")
+    await clock.advance(by: .seconds(1))
+    #expect(seen.events == ["dune"], "the debounce does not fire again")
+    #expect(clock.sleeperCount == 0)
+    subscription.cancel()
+  }
+
+  @Test func cancelDropsThePendingValueAndNothingWaits() async {
+    let clock = ManualClock()
+    let query = Observable("")
+    let settled = query.debounced(for: .milliseconds(300), clock: clock)
+    let seen = Recorder<String>()
+    let subscription = settled.observeChanges(seen.handler)
+    query.value = "dune"
+    settled.cancel()
+    await clock.advance(by: .seconds(1))
+    #expect(seen.events == [])
+    #expect(settled.value == "")
+    #expect(clock.sleeperCount == 0)
+    query.value = "dunes"
+    await clock.advance(by: .milliseconds(300))
+    #expect(seen.events == ["dunes"], "a later change is debounced as usual")
+    subscription.cancel()
+  }
+
+  @Test func flushOfADelayDeliversEveryQueuedValueInOrder() async {
+    let clock = ManualClock()
+    let source = Observable(0)
+    let delayed = source.delayed(by: .seconds(1), clock: clock)
+    let seen = Recorder<Int>()
+    let subscription = delayed.observeChanges(seen.handler)
+    source.value = 1
+    source.value = 2
+    delayed.flush()
+    #expect(seen.events == [1, 2])
+    await clock.advance(by: .seconds(2))
+    #expect(seen.events == [1, 2])
+    subscription.cancel()
+  }
+
+  @Test func flushOfAThrottleTakesTheHeldValueAndClosesTheWindow() async {
+    let clock = ManualClock()
+    let source = Observable(0)
+    let throttled = source.throttled(for: .seconds(1), clock: clock)
+    let seen = Recorder<Int>()
+    let subscription = throttled.observeChanges(seen.handler)
+    source.value = 1
+    source.value = 2
+    throttled.flush()
+    source.value = 3
+    #expect(seen.events == [1, 2, 3])
+    subscription.cancel()
+  }
+
+  @Test func flushOfACellThatIsNoTimeOperatorIsReported() {
+    let source = Observable(1)
+    let doubled = source.map { $0 * 2 }
+    let reports = Diagnostics.capturing {
+      doubled.flush()
+      doubled.cancel()
+    }
+    #expect(
+      reports == [
+        "flush() does nothing: this cell is not a time operator (debounced, throttled or delayed)",
+        "cancel() does nothing: this cell is not a time operator (debounced, throttled or delayed)",
+      ])
+  }
+
+  @Test func aHugeDurationIsClampedVisiblyInsteadOfTrapping() async {
+    let clock = ManualClock()
+    let query = Observable("")
+    var settled: Derived<String>?
+    let reports = Diagnostics.capturing {
+      settled = query.debounced(for: .seconds(10_000_000_000_000), clock: clock)
+    }
+    #expect(reports.count == 1)
+    #expect(reports.first?.contains("longer than the longest wait") == true)
+    query.value = "dune"
+    await clock.advance(by: .seconds(1_000_000_000))
+    #expect(settled?.value == "dune")
+  }
 }

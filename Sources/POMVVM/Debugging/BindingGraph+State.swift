@@ -90,6 +90,35 @@ package struct _PendingWork {
   package var operators: [String] = []
   /// The ``Effects`` found, to cancel what they run.
   package var runners: [Effects] = []
+  /// Each request of a ``Load`` that has not returned: `load "movie"
+  /// request (started at MovieViewModel.swift:30)`.
+  package var loads: [String] = []
+  /// Each effect of a ``StateMachine``'s feedback that has not returned:
+  /// `feedback for "3" (declared at MoviesViewModel.swift:20)`.
+  package var feedbacks: [String] = []
+  /// The loads and machines found, to cancel what they run.
+  package var owners: [any _PendingWorkOwner] = []
+
+  /// Cancels everything still running: the operations, the requests, the
+  /// feedbacks.
+  @MainActor
+  package func cancelAll() {
+    for runner in runners { runner.cancelAll() }
+    for owner in owners { owner._cancelPendingWork() }
+  }
+}
+
+/// A kit object that runs tasks of its own (a ``Load``, a
+/// ``StateMachine``), as `StateRecorder.finish()` asks what still runs.
+///
+/// Not API.
+@MainActor
+package protocol _PendingWorkOwner: AnyObject {
+  /// Each task that has not returned, as a failure names it, with
+  /// `, cancelled, not returned` for one that was cancelled but still runs.
+  var _pendingDescriptions: [String] { get }
+  /// Cancels every task that has not returned.
+  func _cancelPendingWork()
 }
 
 extension BindingGraph {
@@ -106,6 +135,15 @@ extension BindingGraph {
     for (effects, _) in finder.effects {
       work.runners.append(effects)
       work.effects += effects._runningDescriptions
+    }
+    for (owner, path) in finder.workOwners {
+      work.owners.append(owner)
+      let descriptions = owner._pendingDescriptions
+      if owner is any _GraphCell {
+        work.loads += descriptions.map { "load \(Effects.quoted(path)) \($0)" }
+      } else {
+        work.feedbacks += descriptions
+      }
     }
     var seen = Set<ObjectIdentifier>()
     var toVisit = finder.lists

@@ -460,6 +460,8 @@ struct _RootFinder {
   private(set) var blindSpots: [(path: String, what: String)] = []
   /// Paths not to search, nor to list as blind spots.
   var isIgnored: ((String) -> Bool)?
+  /// The loads and state machines found, which run tasks of their own.
+  private(set) var workOwners: [(owner: any _PendingWorkOwner, path: String)] = []
   private var visited = Set<ObjectIdentifier>()
   private var rootType = ""
   /// Whether the search is inside a value of the standard library, of
@@ -475,6 +477,9 @@ struct _RootFinder {
     if let path, let isIgnored, isIgnored(path) { return }
     if let object = _unwrappedObject(value) {
       guard visited.insert(ObjectIdentifier(object)).inserted else { return }
+      if let owner = object as? any _PendingWorkOwner {
+        workOwners.append((owner, path ?? "(root)"))
+      }
       if let list = Self.list(of: object) {
         lists.append(list)
         objects.append(object)

@@ -24,6 +24,10 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
   @usableFromInline
   @exclusivity(unchecked)
   var _pending: [Payload] = []
+  /// Whether each observation keeps the stream alive, as observations keep
+  /// a derived cell alive: a stream that a time operator made, which
+  /// nothing else may hold.
+  var _livesWhileObserved = false
 
   /// Creates a stream with no observers.
   ///
@@ -79,7 +83,15 @@ public final class EventStream<Payload>: _ObserverList<Payload> {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ handler: @escaping @MainActor (Payload) -> Void
   ) -> Subscription {
-    let subscription = _add(handler)
+    let subscription: Subscription
+    if _livesWhileObserved {
+      subscription = _add { [self] payload in
+        extendLifetime(self)
+        handler(payload)
+      }
+    } else {
+      subscription = _add(handler)
+    }
     subscription._setOrigin(fileID: fileID, line: line)
     return subscription
   }

@@ -21,6 +21,8 @@ package final class _ManualTime: Sendable {
     let token: UInt64
     let deadline: Duration
     let owner: String?
+    /// The kit's task that sleeps, counted asleep while it waits here.
+    let task: _KitTask?
     let continuation: CheckedContinuation<Void, any Error>
 
     func wakesBefore(_ other: Waiting) -> Bool {
@@ -70,6 +72,7 @@ package final class _ManualTime: Sendable {
   package func sleep(until deadline: Duration) async throws {
     try Task.checkCancellation()
     let owner = _WaitOrigin.current
+    let kitTask = _KitTask.current
     let token = state.withLock { state -> UInt64? in
       guard deadline > state.now else { return nil }
       state.nextToken += 1
@@ -83,7 +86,10 @@ package final class _ManualTime: Sendable {
         let cancelled = state.withLock { state -> Bool in
           if Task.isCancelled { return true }
           state.waiting.append(
-            Waiting(token: token, deadline: deadline, owner: owner, continuation: continuation))
+            Waiting(
+              token: token, deadline: deadline, owner: owner, task: kitTask,
+              continuation: continuation))
+          kitTask?.sleeps()
           return false
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -95,6 +101,7 @@ package final class _ManualTime: Sendable {
         }
         return state.waiting.remove(at: index)
       }
+      removed?.task?.wakes()
       removed?.continuation.resume(throwing: CancellationError())
     }
   }
@@ -105,11 +112,18 @@ package final class _ManualTime: Sendable {
   /// - Parameters:
   ///   - deadline: The offset to move to.
   ///   - limit: The most sleepers to wake.
+  ///   - fileID: Where the advance was asked for, for a report of a task
+  ///     that does not settle.
+  ///   - line: Where the advance was asked for.
   /// - Returns: How many woke.
   @MainActor
   @discardableResult
-  package func wake(until deadline: Duration, limit: Int = .max) async -> Int {
-    await settle()
+  package func wake(
+    until deadline: Duration, limit: Int = .max,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) async -> Int {
+    var settling = _Settling(scope: _KitTasks.currentScope(), fileID: fileID, line: line)
+    await settle(&settling)
     var woken = 0
     while woken < limit {
       let next = state.withLock { state -> Waiting? in
@@ -125,23 +139,63 @@ package final class _ManualTime: Sendable {
       }
       guard let next else { break }
       woken += 1
+      // Runnable from now on: counted before it resumes, so that settling
+      // waits for what the wake-up does.
+      next.task?.wakes()
       next.continuation.resume()
-      await settle()
+      await settle(&settling)
     }
     if woken < limit {
       state.withLock { state in
         if deadline > state.now { state.now = deadline }
       }
     }
-    await settle()
+    await settle(&settling)
     return woken
   }
 
-  /// Lets ready work run until it blocks: the main actor's queue, and tasks
-  /// on the global executor that hop back to it.
+  /// Lets ready work run until it blocks: every task the kit started in the
+  /// current scope (the running test) finishes or sleeps on a clock, and
+  /// the main actor's queue, and tasks on the global executor that hop back
+  /// to it, get at least the clock's rounds of yields.
   @MainActor
-  package func settle() async {
-    for _ in 0..<settleRounds {
+  package func settle(fileID: StaticString = #fileID, line: UInt = #line) async {
+    var settling = _Settling(scope: _KitTasks.currentScope(), fileID: fileID, line: line)
+    await settle(&settling)
+  }
+
+  /// How many rounds of yields (each to the main actor and to the global
+  /// executor) may pass with no task of the kit starting, ending, sleeping
+  /// or waking, before settling stops waiting for the tasks that do not
+  /// settle and reports them.
+  ///
+  /// A round hops to the global executor, so it waits behind the jobs
+  /// queued there: a busy machine slows the rounds down with the tasks
+  /// they wait for, and a task that is merely slow is not given up on.
+  package static let patience = 10_000
+
+  @MainActor
+  private func settle(_ settling: inout _Settling) async {
+    var rounds = 0
+    var idleRounds = 0
+    var progress = _KitTasks.progress
+    while true {
+      let unsettled = _KitTasks.unsettled(in: settling.scope).filter {
+        !settling.givenUp.contains(ObjectIdentifier($0))
+      }
+      if unsettled.isEmpty, rounds >= settleRounds { return }
+      if !unsettled.isEmpty {
+        let now = _KitTasks.progress
+        if now != progress {
+          progress = now
+          idleRounds = 0
+        } else if idleRounds >= Self.patience {
+          settling.giveUp(on: unsettled)
+          continue
+        }
+        idleRounds += 1
+      }
+      rounds += 1
       await Task.yield()
       await Self.yieldOffMainActor()
     }
@@ -150,5 +204,35 @@ package final class _ManualTime: Sendable {
   /// Hops to the global executor, yields there, and comes back.
   nonisolated private static func yieldOffMainActor() async {
     await Task.yield()
+  }
+}
+
+/// One advance's settling: which tasks it waits for, and which it gave up
+/// on.
+@MainActor
+private struct _Settling {
+  let scope: _KitScope?
+  let fileID: StaticString
+  let line: UInt
+  var givenUp: Set<ObjectIdentifier> = []
+
+  init(scope: _KitScope?, fileID: StaticString, line: UInt) {
+    self.scope = scope
+    self.fileID = fileID
+    self.line = line
+  }
+
+  /// Stops waiting for `tasks` in this advance, and says so once.
+  mutating func giveUp(on tasks: [_KitTask]) {
+    for task in tasks { givenUp.insert(ObjectIdentifier(task)) }
+    let names = tasks.map(\.description).sorted()
+    let count = names.count
+    Diagnostics.report(
+      "advancing the clock did not wait for \(count) task\(count == 1 ? "" : "s") of the kit "
+        + "that neither finished nor slept on a clock after \(_ManualTime.patience) rounds "
+        + "with no progress: \(names.joined(separator: ", ")). A task that awaits something "
+        + "else (a continuation, a stream the test feeds later, a real clock) is not waited "
+        + "for; inject the clock being advanced",
+      fileID: fileID, line: line)
   }
 }

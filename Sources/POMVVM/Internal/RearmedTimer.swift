@@ -75,17 +75,26 @@ final class _RearmedTimer<C: Clock<Duration>> {
     let clock = clock
     let origin = origin
     let link = link
+    // Counted among the kit's tasks, so that a test clock's advance waits
+    // for what a wake-up does.
+    let entry = _KitTask.begin(origin)
     task = Task {
-      await _WaitOrigin.$current.withValue(origin) {
-        while let target = Self.timer(of: link)?.armedDeadline {
-          do {
-            try await clock.sleep(until: target, tolerance: nil)
-          } catch {
-            return
+      await entry.run {
+        await _WaitOrigin.$current.withValue(origin) {
+          while let target = Self.timer(of: link)?.armedDeadline {
+            do {
+              try await _kitSleep(on: clock, until: target)
+            } catch {
+              return
+            }
+            // Cancelled after the sleep ended but before the task was back
+            // on the main actor: the sleep did not throw, and a re-armed
+            // timer may already have a new task. This one does nothing more.
+            guard !Task.isCancelled else { return }
+            Self.timer(of: link)?.reached(target)
           }
-          Self.timer(of: link)?.reached(target)
+          Self.timer(of: link)?.task = nil
         }
-        Self.timer(of: link)?.task = nil
       }
     }
   }
@@ -154,12 +163,60 @@ protocol _TimeWaiting: AnyObject {
   var _isWaiting: Bool { get }
   /// What the operator is: `debounced 300ms`.
   var _operatorName: String { get }
+  /// Lets what it holds back through now.
+  func _flush()
+  /// Drops what it holds back.
+  func _cancel()
+}
+
+extension _TimeOperators {
+  /// Flushes or cancels the operator behind `list`, or reports that `list`
+  /// is not one.
+  static func apply(
+    _ flush: Bool, to list: _ObserverListBase, kind: String, fileID: StaticString, line: UInt
+  ) {
+    guard let waiting = waiting(of: list) else {
+      Diagnostics.report(
+        "\(flush ? "flush()" : "cancel()") does nothing: this \(kind) is not a time operator "
+          + "(debounced, throttled or delayed)", fileID: fileID, line: line)
+      return
+    }
+    if flush { waiting._flush() } else { waiting._cancel() }
+  }
+}
+
+/// The longest wait of a time operator or a timer, about 31 years.
+///
+/// Longer durations overflow the nanoseconds that clocks sleep in.
+let _longestWait = Duration.seconds(1_000_000_000)
+
+/// `duration`, clamped to a wait that clocks can sleep: a negative one is
+/// zero and one longer than ``_longestWait`` is that, each reported through
+/// ``Diagnostics`` naming `what` and the line that asked for it.
+@MainActor
+func _clampedWait(
+  _ duration: Duration, of what: String, fileID: StaticString, line: UInt
+) -> Duration {
+  if duration < .zero {
+    Diagnostics.report(
+      "\(what): a negative duration (\(duration)) waits no time", fileID: fileID, line: line)
+    return .zero
+  }
+  if duration > _longestWait {
+    Diagnostics.report(
+      "\(what): \(duration) is longer than the longest wait, \(_longestWait) (about 31 "
+        + "years); it waits that long", fileID: fileID, line: line)
+    return _longestWait
+  }
+  return duration
 }
 
 /// `duration` as the time operators and scripts write it: `300ms`, `1s`,
 /// `1.5s`, `250us`.
 package func _shortDuration(_ duration: Duration) -> String {
   let (seconds, attoseconds) = duration.components
+  // Beyond this, microseconds overflow; whole seconds are precise enough.
+  guard abs(seconds) < 1_000_000_000_000 else { return "\(seconds)s" }
   let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
   if microseconds % 1_000_000 == 0 { return "\(microseconds / 1_000_000)s" }
   if microseconds % 1_000 == 0 {

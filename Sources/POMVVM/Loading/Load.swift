@@ -19,6 +19,15 @@ public final class Load<Value: Sendable>: ObservableCell {
   private let storage: Observable<LoadStatus<Value>>
   private var task: Task<Void, Never>?
   private var generation: UInt64 = 0
+  /// A request that has not returned yet.
+  private struct Request {
+    let task: Task<Void, Never>
+    let fileID: StaticString
+    let line: UInt
+  }
+  /// Every request started and not returned, current or replaced, by
+  /// generation.
+  private var requests: [UInt64: Request] = [:]
   private var chains: [Subscription] = []
   private var chainedWaits: [@MainActor () async -> Void] = []
 
@@ -33,7 +42,7 @@ public final class Load<Value: Sendable>: ObservableCell {
   }
 
   isolated deinit {
-    task?.cancel()
+    for request in requests.values { request.task.cancel() }
   }
 
   /// The current status.
@@ -54,22 +63,39 @@ public final class Load<Value: Sendable>: ObservableCell {
   /// updated on the main actor: ``LoadStatus/loading`` at once, the outcome
   /// when `operation` returns or throws.
   ///
-  /// - Parameter operation: The request. It is cancelled (through its task's
-  ///   cancellation) when the load is cancelled, restarted or deallocated.
-  public func start(_ operation: @escaping @Sendable () async throws -> Value) {
+  /// POMVVMTesting's `StateRecorder.finish()` names a request that has not
+  /// returned (a replaced or cancelled one included) by the line that
+  /// started it, and `ManualClock.advance` waits for it to finish or sleep
+  /// on a clock.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where the request is started, for reports; by default, the
+  ///     caller's file.
+  ///   - line: Where the request is started; by default, the caller's line.
+  ///   - operation: The request. It is cancelled (through its task's
+  ///     cancellation) when the load is cancelled, restarted or deallocated.
+  public func start(
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ operation: @escaping @Sendable () async throws -> Value
+  ) {
     task?.cancel()
     generation += 1
     let current = generation
     storage.value = .loading
-    task = Task { [weak self] in
-      let result: LoadStatus<Value>
-      do {
-        result = .loaded(try await operation())
-      } catch {
-        result = .failed(LoadFailure(error))
+    let entry = _KitTask.begin("load request (started at \(_fileName(fileID)):\(line))")
+    let task = Task { [weak self] in
+      await entry.run {
+        let result: LoadStatus<Value>
+        do {
+          result = .loaded(try await operation())
+        } catch {
+          result = .failed(LoadFailure(error))
+        }
+        self?.finish(current, with: result)
       }
-      self?.finish(current, with: result)
     }
+    self.task = task
+    requests[current] = Request(task: task, fileID: fileID, line: line)
   }
 
   /// Cancels the request under way, if any.
@@ -93,18 +119,21 @@ public final class Load<Value: Sendable>: ObservableCell {
     storage.value = .idle
   }
 
-  /// Waits until this load's request (and the requests chained to it) have
-  /// finished.
+  /// Waits until every request this load started has returned — the
+  /// current one, and those that a newer ``start(fileID:line:_:)`` or
+  /// ``cancel()`` replaced, whose cleanup may still run — and the requests
+  /// chained to it, as ``Effects/waitUntilIdle()`` waits for every
+  /// operation.
   public func waitUntilFinished() async {
-    while let running = task {
-      await running.value
-      if task == running {
-        task = nil
+    repeat {
+      while let (generation, request) = requests.min(by: { $0.key < $1.key }) {
+        await request.task.value
+        requests[generation] = nil
       }
-    }
-    for wait in chainedWaits {
-      await wait()
-    }
+      for wait in chainedWaits {
+        await wait()
+      }
+    } while !requests.isEmpty
   }
 
   /// Chains a request to this one: it starts when this one succeeds, with
@@ -117,15 +146,19 @@ public final class Load<Value: Sendable>: ObservableCell {
   ///
   /// - Parameters:
   ///   - next: The load of the chained request.
+  ///   - fileID: Where the chain is made, which names its requests in
+  ///     reports; by default, the caller's file.
+  ///   - line: Where the chain is made; by default, the caller's line.
   ///   - operation: The chained request, given this request's value.
   public func whenLoaded<Next: Sendable>(
-    start next: Load<Next>, _ operation: @escaping @Sendable (Value) async throws -> Next
+    start next: Load<Next>, fileID: StaticString = #fileID, line: UInt = #line,
+    _ operation: @escaping @Sendable (Value) async throws -> Next
   ) {
     chainedWaits.append { await next.waitUntilFinished() }
     chains.append(
       storage.observeChanges { status in
         if case .loaded(let value) = status {
-          next.start { try await operation(value) }
+          next.start(fileID: fileID, line: line) { try await operation(value) }
         } else {
           next.reset()
         }
@@ -155,6 +188,7 @@ public final class Load<Value: Sendable>: ObservableCell {
   }
 
   private func finish(_ finished: UInt64, with result: LoadStatus<Value>) {
+    requests[finished] = nil
     guard finished == generation else { return }
     task = nil
     storage.value = result
@@ -163,4 +197,18 @@ public final class Load<Value: Sendable>: ObservableCell {
 
 extension Load: _GraphCell {
   var _graphList: _ObserverListBase { storage }
+}
+
+extension Load: _PendingWorkOwner {
+  package var _pendingDescriptions: [String] {
+    requests.sorted { $0.key < $1.key }.map { generation, request in
+      "request (started at \(_fileName(request.fileID)):\(request.line)"
+        + (generation == self.generation ? ")" : ", cancelled, not returned)")
+    }
+  }
+
+  package func _cancelPendingWork() {
+    cancel()
+    for request in requests.values { request.task.cancel() }
+  }
 }

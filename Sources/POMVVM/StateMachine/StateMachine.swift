@@ -47,6 +47,8 @@ public final class StateMachine<State, Event: Sendable> {
   private var nextGeneration: UInt64 = 0
   /// Every effect task not finished yet, cancelled ones included.
   private var tasks: [UInt64: Task<Void, Never>] = [:]
+  /// What each effect task in ``tasks`` is, for reports.
+  private var descriptions: [UInt64: String] = [:]
   private var queue: [Event] = []
   private var isReducing = false
 
@@ -125,15 +127,37 @@ public final class StateMachine<State, Event: Sendable> {
       let generation = nextGeneration
       running[index] = (key, generation)
       guard let key else { continue }
-      let task = feedback.run(key) { [weak self] event in
-        await self?.deliver(event, from: index, generation: generation)
-      }
+      let description =
+        "feedback for \(Effects.quoted(key.base)) (declared at "
+        + "\(_fileName(feedback.fileID)):\(feedback.line))"
+      let entry = _KitTask.begin(description)
+      let task = feedback.run(
+        key, entry,
+        { [weak self] event in
+          await self?.deliver(event, from: index, generation: generation)
+        },
+        { [weak self] in
+          self?.tasks[generation] = nil
+          self?.descriptions[generation] = nil
+        })
       tasks[generation] = task
-      Task { [weak self] in
-        await task.value
-        self?.tasks[generation] = nil
-      }
+      descriptions[generation] = description
     }
+  }
+
+  /// The effects that have not returned, in start order: `feedback for
+  /// "3" (declared at MoviesViewModel.swift:20)`, with `, cancelled, not
+  /// returned` for one whose key changed but that still runs.
+  package var _pendingDescriptions: [String] {
+    let current = Set(running.map(\.generation))
+    return descriptions.sorted { $0.key < $1.key }.map { generation, description in
+      current.contains(generation) ? description : description + ", cancelled, not returned"
+    }
+  }
+
+  /// Cancels every effect that has not returned.
+  package func _cancelPendingWork() {
+    for task in tasks.values { task.cancel() }
   }
 
   /// Sends an effect's event, unless the effect was cancelled meanwhile.
@@ -142,3 +166,5 @@ public final class StateMachine<State, Event: Sendable> {
     send(event)
   }
 }
+
+extension StateMachine: _PendingWorkOwner {}

@@ -57,7 +57,7 @@ public final class Effects {
   /// The operations running and not cancelled, by start order.
   private var running: [UInt64: Operation] = [:]
   /// Cancelled operations that have not returned yet.
-  private var ending: [UInt64: Task<Void, Never>] = [:]
+  private var ending: [UInt64: Operation] = [:]
   private var nextToken: UInt64 = 0
   private let count: Derived<Int>
 
@@ -74,7 +74,7 @@ public final class Effects {
 
   isolated deinit {
     for operation in running.values { operation.task.cancel() }
-    for task in ending.values { task.cancel() }
+    for operation in ending.values { operation.task.cancel() }
   }
 
   /// How many operations are running (started, not cancelled, not returned),
@@ -105,16 +105,21 @@ public final class Effects {
     nextToken += 1
     let token = nextToken
     let origin = "effect \(Self.quoted(id)) (started at \(_fileName(fileID)):\(line))"
+    // Counted among the kit's tasks, so that a test clock's advance waits
+    // for it to finish or sleep.
+    let entry = _KitTask.begin(origin)
     let task = Task { [weak self] in
-      do {
-        try await _WaitOrigin.$current.withValue(origin) { try await operation() }
-      } catch {
-        if !(error is CancellationError) && !Task.isCancelled {
-          Diagnostics.report(
-            "Effect \(Self.quoted(id)) failed: \(error)", fileID: fileID, line: line)
+      await entry.run {
+        do {
+          try await _WaitOrigin.$current.withValue(origin) { try await operation() }
+        } catch {
+          if !(error is CancellationError) && !Task.isCancelled {
+            Diagnostics.report(
+              "Effect \(Self.quoted(id)) failed: \(error)", fileID: fileID, line: line)
+          }
         }
+        self?.ended(token)
       }
-      self?.ended(token)
     }
     running[token] = Operation(id: AnyHashable(id), task: task, fileID: fileID, line: line)
     count.update(running.count)
@@ -129,7 +134,7 @@ public final class Effects {
     guard !cancelled.isEmpty else { return }
     for (token, operation) in cancelled {
       running[token] = nil
-      ending[token] = operation.task
+      ending[token] = operation
       operation.task.cancel()
     }
     count.update(running.count)
@@ -139,11 +144,69 @@ public final class Effects {
   public func cancelAll() {
     guard !running.isEmpty else { return }
     for (token, operation) in running {
-      ending[token] = operation.task
+      ending[token] = operation
       operation.task.cancel()
     }
     running.removeAll()
     count.update(0)
+  }
+
+  /// Starts a repeating timer under `id`: `tick` runs every `interval`,
+  /// until the timer is cancelled like any operation.
+  ///
+  /// ```swift
+  /// effects.timer(id: "elapsed", every: .seconds(1), clock: clock) { [weak self] in
+  ///   self?.secondsElapsed.value += 1
+  /// }
+  /// ```
+  ///
+  /// The first tick comes one `interval` after the start, and the ticks
+  /// keep to that schedule: a tick that takes longer than the interval
+  /// delays the next, which then follows at once, without drifting. A tick
+  /// runs on the main actor and may await; the next sleep starts when it
+  /// returns. A timer started under an `id` that already runs replaces it
+  /// (as `cancelInFlight` does). A tick that throws ends the timer (a
+  /// `CancellationError` quietly, any other error through ``Diagnostics``).
+  /// A timer cancelled at any point — while it sleeps, or after its sleep
+  /// ended but before it is back on the main actor — ticks no more.
+  ///
+  /// An interval that is not positive is refused through ``Diagnostics``
+  /// (the timer does not start); one longer than about 31 years is
+  /// shortened to that, with a report.
+  ///
+  /// - Parameters:
+  ///   - id: What the timer is, for ``cancel(id:)`` and for reports.
+  ///   - interval: The time between two ticks.
+  ///   - clock: The clock to wait on; a test passes a manual clock.
+  ///   - fileID: Where the timer is started, for reports; by default, the
+  ///     caller's file.
+  ///   - line: Where the timer is started; by default, the caller's line.
+  ///   - tick: The work of each tick, on the main actor.
+  public func timer(
+    id: some Hashable & Sendable, every interval: Duration,
+    clock: some Clock<Duration> = ContinuousClock(),
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ tick: @escaping @MainActor () async throws -> Void
+  ) {
+    guard interval > .zero else {
+      Diagnostics.report(
+        "timer \(Self.quoted(id)) not started: its interval (\(interval)) is not positive",
+        fileID: fileID, line: line)
+      return
+    }
+    let interval = _clampedWait(
+      interval, of: "timer \(Self.quoted(id))", fileID: fileID, line: line)
+    run(id: id, cancelInFlight: true, fileID: fileID, line: line) {
+      var deadline = clock.now.advanced(by: interval)
+      while true {
+        try await _kitSleep(on: clock, until: deadline)
+        // Cancelled after the sleep ended, before this is back on the main
+        // actor: no tick.
+        try Task.checkCancellation()
+        try await tick()
+        deadline = deadline.advanced(by: interval)
+      }
+    }
   }
 
   /// Waits until every operation has returned, cancelled ones included, and
@@ -152,7 +215,7 @@ public final class Effects {
   /// An operation that sleeps on a test's manual clock returns only once the
   /// clock is advanced past its deadline: advance first, then wait.
   public func waitUntilIdle() async {
-    while let task = running.min(by: { $0.key < $1.key })?.value.task ?? ending.first?.value {
+    while let task = running.min(by: { $0.key < $1.key })?.value.task ?? ending.first?.value.task {
       await task.value
     }
   }
@@ -166,14 +229,17 @@ public final class Effects {
     return running.values.contains { $0.id == key }
   }
 
-  /// The operations running, in start order, each as a failure names it:
-  /// `"sort" (started at TodosViewModel.swift:48)`.
+  /// The operations that have not returned, in start order, each as a
+  /// failure names it: `"sort" (started at TodosViewModel.swift:48)`, and
+  /// `"sort" (started at TodosViewModel.swift:48, cancelled, not returned)`
+  /// for one that was cancelled but still runs (and may still write).
   ///
   /// Not API: POMVVMTesting's `StateRecorder.finish()` reports them.
   package var _runningDescriptions: [String] {
-    running.sorted { $0.key < $1.key }.map { _, operation in
+    let all = running.map { ($0.key, $0.value, false) } + ending.map { ($0.key, $0.value, true) }
+    return all.sorted { $0.0 < $1.0 }.map { _, operation, cancelled in
       "\(Self.quoted(operation.id.base)) (started at \(_fileName(operation.fileID)):"
-        + "\(operation.line))"
+        + "\(operation.line)\(cancelled ? ", cancelled, not returned" : ""))"
     }
   }
 
@@ -184,7 +250,14 @@ public final class Effects {
     }
   }
 
-  private static func quoted(_ id: Any) -> String {
-    "\"\(_visibleControls(String(describing: id)))\""
+  /// `id` between quotes, with a quote or a backslash inside escaped and
+  /// control characters made visible: `"say \"hi\""`.
+  static func quoted(_ id: Any) -> String {
+    var escaped = ""
+    for character in String(describing: id) {
+      if character == "\"" || character == "\\" { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return "\"\(_visibleControls(escaped))\""
   }
 }

@@ -3,7 +3,10 @@ extension EventStream {
   /// `duration`.
   ///
   /// One task sleeps until the deadline, which each event moves. The stream
-  /// keeps this one alive; releasing it cancels its task. It appears in
+  /// keeps this one alive, and so does each observation of it, as an
+  /// observation keeps a derived cell alive: `taps.debounced(…).observe { … }`
+  /// fires while its subscription is kept. Releasing the stream and its
+  /// subscriptions cancels its task. It appears in
   /// ``BindingGraph`` as an event stream labelled `debounced 300ms`,
   /// derived from this one.
   ///
@@ -67,6 +70,9 @@ extension EventStream {
     _ fileID: StaticString, _ line: UInt
   ) -> EventStream<Payload> {
     let output = EventStream<Payload>(fileID: fileID, line: line)
+    // `taps.debounced(…).observe { … }` keeps only the subscription: as for
+    // a derived cell, the subscription keeps the stream alive.
+    output._livesWhileObserved = true
     let operation = _TimeOperator<C, Payload>(
       rule, duration: duration, clock: clock, list: output, fileID: fileID, line: line)
     // The output owns the operator (through its subscription to this
@@ -83,5 +89,34 @@ extension EventStream {
     subscription._setRole(_ObserverRole(.derivation, target: output, fileID: fileID, line: line))
     _Fallbacks.add(subscription, to: output)
     return output
+  }
+}
+
+extension EventStream {
+  /// Sends the events that this time operator holds back now, and stops
+  /// waiting: a debounce's last event, a throttle's held event (its window
+  /// closes), a delay's queued events in order.
+  ///
+  /// On a stream that is not made by `debounced`, `throttled` or `delayed`,
+  /// it does nothing and says so through ``Diagnostics``.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where a misuse is reported; the caller's file.
+  ///   - line: Where a misuse is reported; the caller's line.
+  public func flush(fileID: StaticString = #fileID, line: UInt = #line) {
+    _TimeOperators.apply(true, to: self, kind: "stream", fileID: fileID, line: line)
+  }
+
+  /// Drops the events that this time operator holds back, and stops
+  /// waiting.
+  ///
+  /// On a stream that is not made by `debounced`, `throttled` or `delayed`,
+  /// it does nothing and says so through ``Diagnostics``.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where a misuse is reported; the caller's file.
+  ///   - line: Where a misuse is reported; the caller's line.
+  public func cancel(fileID: StaticString = #fileID, line: UInt = #line) {
+    _TimeOperators.apply(false, to: self, kind: "stream", fileID: fileID, line: line)
   }
 }

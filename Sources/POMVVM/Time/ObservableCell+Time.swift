@@ -109,3 +109,43 @@ extension ObservableCell {
 final class _OperatorBox<C: Clock<Duration>, Value> {
   var operation: _TimeOperator<C, Value>?
 }
+
+extension Derived {
+  /// Lets the value that this time operator holds back through now, and
+  /// stops waiting: a search field's "Search" key, which should not wait
+  /// for the debounce.
+  ///
+  /// ```swift
+  /// let settled = query.debounced(for: .milliseconds(300), clock: clock)
+  /// query.value = "dune"
+  /// settled.flush()   // settled.value == "dune" now, and nothing waits
+  /// ```
+  ///
+  /// A debounce takes its pending value; a throttle takes the value its
+  /// window holds and closes the window (the next change goes through at
+  /// once); a delay takes every value it queued, in order. With nothing
+  /// pending it only stops waiting. On a cell that is not made by
+  /// `debounced`, `throttled` or `delayed`, it does nothing and says so
+  /// through ``Diagnostics``.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where a misuse is reported; the caller's file.
+  ///   - line: Where a misuse is reported; the caller's line.
+  public func flush(fileID: StaticString = #fileID, line: UInt = #line) {
+    _TimeOperators.apply(true, to: _graphList, kind: "cell", fileID: fileID, line: line)
+  }
+
+  /// Drops the value that this time operator holds back, and stops
+  /// waiting: a search field cleared before its debounce fired.
+  ///
+  /// The cell keeps its value; a later change of the source is handled as
+  /// the first. On a cell that is not made by `debounced`, `throttled` or
+  /// `delayed`, it does nothing and says so through ``Diagnostics``.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where a misuse is reported; the caller's file.
+  ///   - line: Where a misuse is reported; the caller's line.
+  public func cancel(fileID: StaticString = #fileID, line: UInt = #line) {
+    _TimeOperators.apply(false, to: _graphList, kind: "cell", fileID: fileID, line: line)
+  }
+}

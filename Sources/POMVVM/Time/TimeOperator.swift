@@ -42,6 +42,8 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
     fileID: StaticString, line: UInt
   ) {
     self.rule = rule
+    let duration = _clampedWait(
+      duration, of: Self.name(of: rule, duration), fileID: fileID, line: line)
     self.duration = duration
     let name = Self.name(of: rule, duration)
     timer = _RearmedTimer(
@@ -89,6 +91,38 @@ final class _TimeOperator<C: Clock<Duration>, Value>: _TimeWaiting {
   var _isWaiting: Bool {
     if case .throttle = rule { return isHolding }
     return timer.isArmed
+  }
+
+  /// Lets what the operator holds back through now, in order, and stops
+  /// waiting.
+  ///
+  /// A debounce's or a throttle's held value, a delay's queue. A throttle's
+  /// window closes, so the next change goes through at once.
+  func _flush() {
+    timer.disarm()
+    switch rule {
+    case .debounce:
+      guard isHolding else { return }
+      emit(takeHeld())
+    case .throttle:
+      isWindowOpen = false
+      guard isHolding else { return }
+      emit(takeHeld())
+    case .delay:
+      let values = queue[queueStart...].map(\.value)
+      queue.removeAll(keepingCapacity: true)
+      queueStart = 0
+      for value in values { emit(value) }
+    }
+  }
+
+  /// Drops what the operator holds back, and stops waiting.
+  func _cancel() {
+    timer.disarm()
+    if isHolding { _ = takeHeld() }
+    isWindowOpen = false
+    queue.removeAll(keepingCapacity: true)
+    queueStart = 0
   }
 
   /// Takes a new value of the source; whether to let it through at once
