@@ -74,6 +74,11 @@ where View.Key: Comparable {
   @usableFromInline
   @exclusivity(unchecked)
   var _isApplying = false
+  /// The elements of the change whose sections `_latest` took at a reload,
+  /// for rows the array has removed since; kept until the view shows them.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _reloaded: [Element.ID: Element] = [:]
 
   /// Starts keeping a view in step with a sectioned query: the view is
   /// reloaded with the query's sections as soon as it can take an update.
@@ -147,8 +152,22 @@ where View.Key: Comparable {
   /// The query's sections as keys and ids.
   @usableFromInline
   static func _rows(of query: SectionedQuery<Key, Element>) -> _SectionedRows<Key, Element.ID> {
-    let sections = query.sections
-    return _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
+    let engine = query._engine
+    return _SectionedRows(
+      keys: engine.sections.map(\.key), ids: engine.sections.map { engine.tree.ids(of: $0.tree) })
+  }
+
+  /// Starts over from a change's own sections: the query may be ahead of
+  /// them, with changes still to come to the adapter.
+  @usableFromInline
+  func _restart(from change: SectionedChange<Key, Element>) {
+    let sections = change.newSections
+    _latest = _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
+    _reloaded = [:]
+    for section in sections {
+      for element in section.elements { _reloaded[element.id] = element }
+    }
+    _pending = _PendingRows(needsReload: true)
   }
 
   @inlinable
@@ -168,18 +187,22 @@ where View.Key: Comparable {
       }
     }
     guard !batch.isReloadData, _follow(change, query: query) else {
-      // A reload, or a batch that does not fit: start over from the query.
-      _latest = Self._rows(of: query)
-      _pending = _PendingRows(needsReload: true)
+      // A reload, or a batch that does not fit: start over from the
+      // change's own sections, which the query may be ahead of.
+      _restart(from: change)
       updateIfNeeded()
       return
     }
     guard isReady, let view = _view else {
       if _pending?.needsReload == false {
         // Rows that moved and changed, and rows that entered (an id may
-        // come back with another value), read after it.
+        // come back with another value), read after it; rows of a new
+        // section entered with it.
         for path in batch.reconfigurations + batch.insertions {
           if let id = _latest.id(at: path) { _pending?.changed.insert(id) }
+        }
+        for section in batch.sectionInsertions where _latest.ids.indices.contains(section) {
+          for id in _latest.ids[section] { _pending?.changed.insert(id) }
         }
       }
       updateIfNeeded()
@@ -229,14 +252,17 @@ where View.Key: Comparable {
     _ batch: SectionedBatchUpdate, query: SectionedQuery<Key, Element>,
     change: SectionedChange<Key, Element>?
   ) -> SectionedListUpdate<Key, Element> {
-    let rows = batch.isReloadData ? Self._rows(of: query) : _latest
-    if batch.isReloadData { _latest = rows }
+    // A reload shows `_latest` too: the sections of the last change the
+    // adapter received, which the query may be ahead of.
+    let rows = _latest
+    let reloaded = _reloaded
     let array = query.array
     return SectionedListUpdate(
       batch: batch, keys: rows.keys, ids: rows.ids,
       element: { path in
         let id = rows.ids[path.section][path.row]
         if let index = array._index(of: id) { return array._elements[index] }
+        if let element = reloaded[id] { return element }
         // The array is ahead of the update and removed the element: its
         // last value is in the query's change, or in the query.
         if let change,
@@ -258,6 +284,7 @@ where View.Key: Comparable {
     _isApplying = true
     view.updateSections(update)
     _isApplying = false
+    if !_reloaded.isEmpty { _reloaded = [:] }
     // Changes made during the update waited for it.
     if _pending != nil {
       updateIfNeeded()

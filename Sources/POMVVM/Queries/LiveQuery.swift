@@ -97,7 +97,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// - Complexity: O(*n*).
   public var elements: [Element] {
     _observers._trackRead()
-    return _engine.allIDs().map { _engine.value(of: $0) }
+    return _engine.shownValues(of: _engine.allIDs())
   }
 
   /// The row at a position.
@@ -105,7 +105,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// - Parameter position: A position from `0` to `count - 1`.
   /// - Complexity: O(log *n*).
   public subscript(position: Int) -> Element {
-    _engine.value(of: id(at: position))
+    _engine.shownValue(of: id(at: position))
   }
 
   /// The id of the row at a position.
@@ -194,11 +194,11 @@ public final class LiveQuery<Element: Identifiable> {
     // While the array is ahead of the rows (it changed from inside a
     // delivery that has not reached the query yet), any row may have a new
     // value.
-    let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    if isCurrent {
+    if _engine.isCurrent {
       _refilter()
     } else {
-      _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: { _ in true })
+      let (oldValue, changed) = _engine.resolvers(_engine.behindNow())
+      _reevaluate(oldValue: oldValue, changed: changed)
     }
   }
 
@@ -249,6 +249,10 @@ public final class LiveQuery<Element: Identifiable> {
     case .follow:
       _retireSnapshot()
       let step = _engine.follow(change)
+      _publish(_changeSet(for: step))
+    case .catchUp(let behind):
+      _retireSnapshot()
+      let step = _engine.follow(behind)
       _publish(_changeSet(for: step))
     case .reevaluate(let oldValue, let changed):
       _reevaluate(oldValue: oldValue, changed: changed)

@@ -68,8 +68,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _observers._trackRead()
     return _engine.sections.map { section in
       QuerySection(
-        key: section.key,
-        elements: _engine.tree.ids(of: section.tree).map { _engine.value(of: $0) })
+        key: section.key, elements: _engine.shownValues(of: _engine.tree.ids(of: section.tree)))
     }
   }
 
@@ -126,7 +125,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// - Parameter path: A valid row path.
   /// - Complexity: O(log *n*).
   public subscript(path: RowPath) -> Element {
-    _engine.value(of: id(at: path))
+    _engine.shownValue(of: id(at: path))
   }
 
   /// The path of the row with an id, if the query shows it.
@@ -186,8 +185,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// - Complexity: O(*n* log *n*).
   @inlinable
   public func reevaluate() {
-    let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    _reevaluate(changed: isCurrent ? nil : { _ in true })
+    _reevaluate(changed: _engine.isCurrent ? nil : _engine.resolvers(_engine.behindNow()).changed)
   }
 
   /// How many times every element was evaluated again; for the package's
@@ -236,6 +234,10 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     case .follow:
       _retireSnapshot()
       let step = _engine.follow(change)
+      _publish(_batchUpdate(for: step))
+    case .catchUp(let behind):
+      _retireSnapshot()
+      let step = _engine.follow(behind)
       _publish(_batchUpdate(for: step))
     case .reevaluate(_, let changed):
       _reevaluate(changed: changed)
