@@ -74,11 +74,12 @@ where View.Key: Comparable {
   @usableFromInline
   @exclusivity(unchecked)
   var _isApplying = false
-  /// The elements of the change whose sections `_latest` took at a reload,
-  /// for rows the array has removed since; kept until the view shows them.
+  /// How many of the query's changes `_latest` reflects, counted as the
+  /// query counts those it published: while it is behind, a change of the
+  /// query is on its way to the adapter.
   @usableFromInline
   @exclusivity(unchecked)
-  var _reloaded: [Element.ID: Element] = [:]
+  var _received = 0
 
   /// Starts keeping a view in step with a sectioned query: the view is
   /// reloaded with the query's sections as soon as it can take an update.
@@ -98,6 +99,7 @@ where View.Key: Comparable {
     _query = query
     _view = view
     _latest = Self._rows(of: query)
+    _received = query._publishCount
     _shown = _SectionedRows()
     _subscription = query.observeChanges { [weak self] change in
       self?._receive(change)
@@ -123,7 +125,9 @@ where View.Key: Comparable {
   /// - Complexity: O(*n* + *m* log *m*) when changes wait; O(1) otherwise.
   public func updateIfNeeded() {
     guard let waiting = _pending, !_isApplying, let query = _query, let view = _view,
-      view.canUpdateSections
+      view.canUpdateSections,
+      // A change of the query still on its way here calls this again.
+      _received == query._publishCount
     else {
       return
     }
@@ -163,16 +167,13 @@ where View.Key: Comparable {
   func _restart(from change: SectionedChange<Key, Element>) {
     let sections = change.newSections
     _latest = _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
-    _reloaded = [:]
-    for section in sections {
-      for element in section.elements { _reloaded[element.id] = element }
-    }
     _pending = _PendingRows(needsReload: true)
   }
 
   @inlinable
   func _receive(_ change: SectionedChange<Key, Element>) {
     guard let query = _query else { return }
+    _received &+= 1
     let batch = change.batchUpdate
     let isReady = _pending == nil && !_isApplying && (_view?.canUpdateSections ?? false)
     if !isReady && _shown == nil {
@@ -255,27 +256,28 @@ where View.Key: Comparable {
     // A reload shows `_latest` too: the sections of the last change the
     // adapter received, which the query may be ahead of.
     let rows = _latest
-    let reloaded = _reloaded
+    let engine = query._engine
+    // The rows show the query's last change: its values are the query's,
+    // even while the array is ahead of it. Otherwise a newer change of the
+    // query is on its way, and this one's own values are shown.
+    let isLatest = _received == query._publishCount
+    var values: [Element.ID: Element] = [:]
+    if !isLatest, let change {
+      for section in change.newSections {
+        for element in section.elements { values[element.id] = element }
+      }
+    }
     let array = query.array
     return SectionedListUpdate(
       batch: batch, keys: rows.keys, ids: rows.ids,
       element: { path in
         let id = rows.ids[path.section][path.row]
-        if let index = array._index(of: id) { return array._elements[index] }
-        if let element = reloaded[id] { return element }
-        // The array is ahead of the update and removed the element: its
-        // last value is in the query's change, or in the query.
-        if let change,
-          let element = change.newSections[path.section].elements.first(where: {
-            $0.id == id
-          })
-        {
-          return element
-        }
-        guard let path = query.path(of: id) else {
+        if isLatest, let element = engine.shownValue(ifRow: id) { return element }
+        if let element = values[id] { return element }
+        guard let index = array._index(of: id) else {
           preconditionFailure("SectionedListAdapter: no element with id \(id) to show")
         }
-        return query[path]
+        return array._elements[index]
       })
   }
 
@@ -284,7 +286,6 @@ where View.Key: Comparable {
     _isApplying = true
     view.updateSections(update)
     _isApplying = false
-    if !_reloaded.isEmpty { _reloaded = [:] }
     // Changes made during the update waited for it.
     if _pending != nil {
       updateIfNeeded()

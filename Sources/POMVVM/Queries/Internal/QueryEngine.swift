@@ -368,10 +368,17 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     caughtUp()
     var touched: [Touched] = []
     touched.reserveCapacity(behind.order.count)
+    let isUnchanged = array._isUnchanged
     for id in behind.order {
       var row = Touched(id: id)
       row.oldValue = behind.old[id]
       row.changed = behind.changed.contains(id)
+      // Changed and changed back: no update.
+      if row.changed, let isUnchanged, let old = row.oldValue, let index = array._index(of: id),
+        isUnchanged(old, array._elements[index])
+      {
+        row.changed = false
+      }
       touched.append(row)
     }
     return advance(&touched)
@@ -679,6 +686,13 @@ extension _QueryEngine {
   func shownValue(of id: Element.ID) -> Element {
     if isCurrent { return value(of: id) }
     return behindNow().old[id] ?? value(of: id)
+  }
+
+  /// The value the row with `id` shows, if it is a row.
+  @inlinable
+  func shownValue(ifRow id: Element.ID) -> Element? {
+    guard tree.contains(id) else { return nil }
+    return shownValue(of: id)
   }
 
   /// The values the rows with `ids` show.
