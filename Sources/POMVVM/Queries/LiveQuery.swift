@@ -32,6 +32,18 @@
 /// ``ArrayChange/newElements`` are made only when someone reads them, so an
 /// observer that needs only the change set pays O(log *n*), not O(*n*).
 ///
+/// ## Reading during a delivery
+///
+/// An observer that runs before the query has heard of a change (an
+/// observer of the array made before the query, an element cell's observer,
+/// a later observer of the query after an earlier one changed the array)
+/// may read the query at any moment: ``ids``, ``count``, ``elements``, the
+/// subscript and ``index(id:)`` show the rows of the last change the query
+/// published, with the values the elements had then, even an element the
+/// array has removed since. Re-evaluating the query then starts from those
+/// rows. A change made during a delivery is followed incrementally, with
+/// every other change the query has not seen yet, as one change.
+///
 /// ## Lifetime
 ///
 /// The query observes its array like any other observer and holds it
@@ -93,6 +105,10 @@ public final class LiveQuery<Element: Identifiable> {
   }
 
   /// The rows, in the query's order: the array's elements themselves.
+  ///
+  /// While the array is ahead of the query (read from an observer that runs
+  /// before the query sees a change), the rows of the last change the query
+  /// published, with the values they had then.
   ///
   /// - Complexity: O(*n*).
   public var elements: [Element] {

@@ -63,6 +63,10 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
 
   /// The sections, in order, each with its rows.
   ///
+  /// While the array is ahead of the query (read from an observer that runs
+  /// before the query sees a change), the sections of the last change the
+  /// query published, with the values their rows had then.
+  ///
   /// - Complexity: O(*n*).
   public var sections: [QuerySection<Key, Element>] {
     _observers._trackRead()
