@@ -245,6 +245,11 @@ private let queryComparisons: [Comparison] = [
     kit: { kitQueryEditWithReaction(size: 100_000, reaction: true) },
     baseline: { kitQueryEditWithReaction(size: 100_000, reaction: false) }),
   Comparison(
+    "query/edit in place + one reaction, sorted sectioned query, vs no query, n = 100,000",
+    target: .ratioAtMost(2), baselineName: "the same edit and reaction, the array alone",
+    kit: { kitQueryEditWithReaction(size: 100_000, reaction: true) },
+    baseline: { kitQueryEditWithReaction(size: 100_000, reaction: true, query: false) }),
+  Comparison(
     "memory/bytes per row of a sorted LiveQuery", measure: .bytes, target: .bytesAtMost(48),
     baselineName: "", maxBatch: 100_000, kit: { QueryAllocation(sectioned: false) }, baseline: nil),
   Comparison(
