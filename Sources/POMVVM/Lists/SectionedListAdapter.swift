@@ -272,7 +272,11 @@ where View.Key: Comparable {
       batch: batch, keys: rows.keys, ids: rows.ids,
       element: { path in
         let id = rows.ids[path.section][path.row]
-        if isLatest, let element = engine.shownValue(ifRow: id) { return element }
+        if isLatest {
+          // The common case: the query is as the array is now.
+          if engine.isCurrent, let index = array._index(of: id) { return array._elements[index] }
+          if let element = engine.shownValue(ifRow: id) { return element }
+        }
         if let element = values[id] { return element }
         guard let index = array._index(of: id) else {
           preconditionFailure("SectionedListAdapter: no element with id \(id) to show")
