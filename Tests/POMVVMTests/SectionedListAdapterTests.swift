@@ -161,6 +161,26 @@ struct SectionedListAdapterTests {
     _ = earlier
   }
 
+  @Test func anAdapterMadeWhileTheQueryDeliversKeepsFollowingIt() {
+    let items = makeItems(12)
+    let query = items.query(where: { $0.id < 6 }, sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    var adapter: SectionedListAdapter<View>?
+    let earlier = query.observeChanges { _ in
+      guard adapter == nil else { return }
+      // The query's next change waits behind this one; the adapter is made
+      // from the query's rows, which already show it.
+      items.remove(id: 7)
+      adapter = SectionedListAdapter(query, view: view)
+    }
+    query.isIncluded = { $0.id >= 6 }
+    #expect(view.sections == expected(query))
+    items.cell(for: 8)?.value.on = true
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    _ = earlier
+  }
+
   @Test(arguments: [false, true])
   func aRowThatEntersANewSectionWhileTheViewWaitsShowsItsNewValue(removedFirst: Bool) {
     // Off: 0 and 1; on: 2.

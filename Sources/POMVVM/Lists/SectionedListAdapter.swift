@@ -127,7 +127,7 @@ where View.Key: Comparable {
     guard let waiting = _pending, !_isApplying, let query = _query, let view = _view,
       view.canUpdateSections,
       // A change of the query still on its way here calls this again.
-      _received == query._publishCount
+      _received >= query._publishCount
     else {
       return
     }
@@ -172,8 +172,10 @@ where View.Key: Comparable {
 
   @inlinable
   func _receive(_ change: SectionedChange<Key, Element>) {
-    guard let query = _query else { return }
-    _received &+= 1
+    // A change that the rows already show (the adapter was made while the
+    // query delivered it) is skipped.
+    guard let query = _query, change._number > _received else { return }
+    _received = change._number
     let batch = change.batchUpdate
     let isReady = _pending == nil && !_isApplying && (_view?.canUpdateSections ?? false)
     if !isReady && _shown == nil {
@@ -260,7 +262,7 @@ where View.Key: Comparable {
     // The rows show the query's last change: its values are the query's,
     // even while the array is ahead of it. Otherwise a newer change of the
     // query is on its way, and this one's own values are shown.
-    let isLatest = _received == query._publishCount
+    let isLatest = _received >= query._publishCount
     var values: [Element.ID: Element] = [:]
     if !isLatest, let change {
       for section in change.newSections {

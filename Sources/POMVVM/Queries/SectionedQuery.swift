@@ -364,7 +364,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   func _send(_ batch: SectionedBatchUpdate) {
     let snapshot = _makeSnapshot()
     _snapshot = snapshot
-    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
+    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot, number: _publishCount))
   }
 
   @inlinable
