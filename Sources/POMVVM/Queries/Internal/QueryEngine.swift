@@ -109,7 +109,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   func caughtUp() {
     lastSequence = array._changeSequence
     delivering = nil
-    behindCache = nil
+    if behindCache != nil { behindCache = nil }
   }
 
   // MARK: - Reading
@@ -610,7 +610,7 @@ extension _QueryEngine {
       return .ignore
     }
     if lastSequence &+ 1 == current && array._deliveringSequence == current {
-      delivering = nil
+      // Following it lets go of the recorded change.
       guard let reload = change.changeSet.reload else { return .follow }
       let isUnchanged = array._isUnchanged ?? { _, _ in false }
       var old: [Element.ID: Element] = [:]
