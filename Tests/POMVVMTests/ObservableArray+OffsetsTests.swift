@@ -61,6 +61,30 @@ struct ObservableArrayOffsetsTests {
   }
 
   /// What SwiftUI's `onDelete` and `onMove` give, passed as they are.
+  @Test func removingAFewOffsetsCostsTheirRemovalsNotADiffOfTheArray() {
+    let array = ObservableArray((0..<2_000).map { Counted(id: CountedID(value: $0)) })
+    var changes: [ChangeSet<Counted>] = []
+    let subscription = array.observeChanges { changes.append($0.changeSet) }
+    CountedID.hashes = 0
+    // Near both ends: a diff of the array hashes every id between them;
+    // the removals shift and renumber a few.
+    array.remove(atOffsets: [1_995, 2, 5])
+    #expect(CountedID.hashes < 100)
+    #expect(changes.count == 1)
+    #expect(changes.first?.removals.map(\.index) == [2, 5, 1_995])
+    #expect(array.count == 1_997)
+    #expect(array.index(id: CountedID(value: 1_999)) == 1_996)
+    #expect(array.index(id: CountedID(value: 6)) == 4)
+    #expect(array.index(id: CountedID(value: 1_995)) == nil)
+    // Many offsets: one pass, the same change.
+    array.remove(atOffsets: Array(stride(from: 0, to: 1_000, by: 2)))
+    #expect(changes.count == 2)
+    #expect(changes.last?.removals.count == 500)
+    #expect(array.map(\.id.value).prefix(3) == [1, 4, 7])
+    #expect(array.index(id: CountedID(value: 1_999)) == 1_496)
+    withExtendedLifetime(subscription) {}
+  }
+
   @Test func anIndexSetCanBePassedDirectly() {
     let (texts, changes) = outcome { array in
       array.remove(atOffsets: IndexSet([1, 3]))
@@ -128,4 +152,19 @@ struct ObservableArrayOffsetsTests {
     #expect(history.redo())
     #expect(array.map(\.text).joined() == "bdacfe")
   }
+}
+
+/// An id that counts how often it is hashed.
+private struct CountedID: Hashable, Sendable {
+  nonisolated(unsafe) static var hashes = 0
+  var value: Int
+
+  func hash(into hasher: inout Hasher) {
+    Self.hashes += 1
+    hasher.combine(value)
+  }
+}
+
+private struct Counted: Identifiable, Equatable, Sendable {
+  var id: CountedID
 }

@@ -121,6 +121,89 @@ struct SectionedListAdapterTests {
     #expect(view.reloadCount < view.updateCount / 4)
   }
 
+  // MARK: - Reloads and waiting views under re-entrancy
+
+  @Test func aReloadAfterAnEarlierObserverRemovedARowDuringTheArraysDeliveryShowsTheQuery() {
+    let items = makeItems(6)
+    let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+    var sawReload = false
+    let earlier = query.observeChanges { change in
+      guard change.batchUpdate.isReloadData, !sawReload else { return }
+      sawReload = true
+      items.remove(id: 103)
+    }
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    items.replaceAll(with: (100..<110).map { TestItem($0, "x", on: $0.isMultiple(of: 2)) })
+    #expect(sawReload)
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    #expect(adapter.ids.flatMap { $0 }.contains(103) == false)
+    _ = earlier
+  }
+
+  @Test func aReloadAfterAnEarlierObserverRemovedARowWhileTheArrayIsIdleShowsTheQuery() {
+    let items = makeItems(12)
+    let query = items.query(where: { $0.id < 6 }, sectionedBy: { $0.on ? 1 : 0 })
+    var sawReload = false
+    let earlier = query.observeChanges { change in
+      guard change.batchUpdate.isReloadData, !sawReload else { return }
+      sawReload = true
+      items.remove(id: 7)
+    }
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    query.isIncluded = { $0.id >= 6 }
+    #expect(sawReload)
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    #expect(adapter.ids == [[8, 10, 11], [6, 9]])
+    _ = earlier
+  }
+
+  @Test func anAdapterMadeWhileTheQueryDeliversKeepsFollowingIt() {
+    let items = makeItems(12)
+    let query = items.query(where: { $0.id < 6 }, sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    var adapter: SectionedListAdapter<View>?
+    let earlier = query.observeChanges { _ in
+      guard adapter == nil else { return }
+      // The query's next change waits behind this one; the adapter is made
+      // from the query's rows, which already show it.
+      items.remove(id: 7)
+      adapter = SectionedListAdapter(query, view: view)
+    }
+    query.isIncluded = { $0.id >= 6 }
+    #expect(view.sections == expected(query))
+    items.cell(for: 8)?.value.on = true
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    _ = earlier
+  }
+
+  @Test(arguments: [false, true])
+  func aRowThatEntersANewSectionWhileTheViewWaitsShowsItsNewValue(removedFirst: Bool) {
+    // Off: 0 and 1; on: 2.
+    let items = ObservableArray([TestItem(0, "0"), TestItem(1, "1"), TestItem(2, "2", on: true)])
+    let query = items.query(sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    view.isReady = false
+    // The "on" section goes, then comes back with 1 in it, with a new
+    // value: the view still shows "on" with 2, and 1 with its old value.
+    if removedFirst { items.remove(id: 1) }
+    items.cell(for: 2)?.value.on = false
+    if removedFirst {
+      items.insert(TestItem(1, "back", on: true), at: 1)
+    } else {
+      items.cell(for: 1)?.value = TestItem(1, "moved", on: true)
+    }
+    view.isReady = true
+    adapter.updateIfNeeded()
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+  }
+
   @Test func changesWhileTheViewIsNotReadyBecomeOneUpdate() {
     let items = makeItems(30)
     let query = items.query(sectionedBy: { $0.on ? 1 : 0 })

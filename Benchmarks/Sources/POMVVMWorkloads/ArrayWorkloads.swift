@@ -218,3 +218,42 @@ func replacedPair(_ size: Int, replaced: Int) -> ([Row], [Row]) {
   }
   return (rows, changed)
 }
+
+/// Removes three rows far apart per iteration, with one
+/// `remove(atOffsets:)` call (one change) or three `remove(id:)` calls;
+/// the array is made again before each batch, with 100,000 rows plus the
+/// batch's removals.
+@MainActor
+final class RemoveThreeRows: Fixture {
+  private let atOffsets: Bool
+  private var items = ObservableArray<Row>()
+  private var subscription: Subscription?
+
+  init(atOffsets: Bool) {
+    self.atOffsets = atOffsets
+  }
+
+  func prepare(_ iterations: Int) {
+    let sink = sharedSink
+    items = ObservableArray(makeRows(100_000 + 3 * iterations))
+    subscription = items.observeChanges { sink.total &+= $0.changeSet.count }
+  }
+
+  func run(_ iterations: Int) {
+    for _ in 0..<iterations {
+      // Far apart, as a multiple selection may be: a diff of the array
+      // would compare every row between them.
+      let count = items.count
+      if atOffsets {
+        items.remove(atOffsets: [1_000, count / 2, count - 1_000])
+      } else {
+        for offset in [count - 1_000, count / 2, 1_000] { items.remove(id: items[offset].id) }
+      }
+    }
+  }
+
+  func finish() {
+    subscription = nil
+    items = ObservableArray()
+  }
+}

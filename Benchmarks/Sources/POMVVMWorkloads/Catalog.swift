@@ -34,6 +34,10 @@ private let arrayComparisons: [Comparison] =
       kit: { kitTrackedToggle(size: 100_000, stepEach: true) },
       baseline: { kitToggle(size: 100_000, projections: false) }),
     Comparison(
+      "array/remove(atOffsets:) of 3 rows, n = 100,000", target: .ratioAtMost(2),
+      baselineName: "three remove(id:) of the same rows", maxBatch: 1_000,
+      kit: { RemoveThreeRows(atOffsets: true) }, baseline: { RemoveThreeRows(atOffsets: false) }),
+    Comparison(
       "array/undo + redo of one toggle, n = 100,000", target: .ratioAtMost(1.5),
       baselineName: "the same at n = 1,000",
       kit: { kitUndoRedoToggle(size: 100_000) }, baseline: { kitUndoRedoToggle(size: 1_000) }),
@@ -235,6 +239,16 @@ private let queryComparisons: [Comparison] = [
     "query/new predicate, filtered and sorted, n = 100,000", target: .ratioAtMost(2),
     baselineName: "filter + sorted of the same array", perSample: 1,
     kit: { kitNewPredicate(size: 100_000) }, baseline: { handNewPredicate(size: 100_000) }),
+  Comparison(
+    "query/edit in place + one reaction, sorted sectioned query, n = 100,000",
+    target: .ratioAtMost(2), baselineName: "the same edit, no reaction",
+    kit: { kitQueryEditWithReaction(size: 100_000, reaction: true) },
+    baseline: { kitQueryEditWithReaction(size: 100_000, reaction: false) }),
+  Comparison(
+    "query/edit in place + one reaction, sorted sectioned query, vs no query, n = 100,000",
+    target: .ratioAtMost(2), baselineName: "the same edit and reaction, the array alone",
+    kit: { kitQueryEditWithReaction(size: 100_000, reaction: true) },
+    baseline: { kitQueryEditWithReaction(size: 100_000, reaction: true, query: false) }),
   Comparison(
     "memory/bytes per row of a sorted LiveQuery", measure: .bytes, target: .bytesAtMost(48),
     baselineName: "", maxBatch: 100_000, kit: { QueryAllocation(sectioned: false) }, baseline: nil),

@@ -105,3 +105,46 @@ final class QueryAllocation: Fixture {
     items = ObservableArray()
   }
 }
+
+// MARK: - A reaction during a delivery
+
+/// An edit of one row's title that keeps its place, in a sorted, sectioned
+/// query; with `reaction`, a later observer of the array answers each edit
+/// with an edit of another row, which the array delivers from its queue
+/// (the "reactions" pattern).
+///
+/// With `query` false, the same edits of the array alone: what the array
+/// itself costs, the copy of its contents that a write during a delivery
+/// makes included (the change being delivered holds them).
+@MainActor
+func kitQueryEditWithReaction(size: Int, reaction: Bool, query isQueried: Bool = true)
+  -> any Fixture
+{
+  let sink = sharedSink
+  let items = ObservableArray(makeRows(size))
+  let query =
+    isQueried
+    ? items.query(sortedBy: { $0.title < $1.title }, sectionedBy: { $0.on ? 1 : 0 }) : nil
+  let subscription = query?.observeChanges { sink.total &+= $0.batchUpdate.reloads.count }
+  let id = size / 2
+  guard let row = items.cell(for: id), let other = items.cell(for: id + 3) else {
+    fatalError("no row \(id)")
+  }
+  // A trailing space keeps either row between the same neighbours.
+  let title = row.value.title
+  let otherTitle = other.value.title
+  var flip = false
+  let reacting: Subscription? =
+    reaction
+    ? items.observeChanges { change in
+      guard change.changeSet.updates.first?.newElement.id == id else { return }
+      other.value.title = flip ? otherTitle + " " : otherTitle
+    } : nil
+  return Loop(keeping: [items, query as Any, subscription as Any, reacting as Any, row, other]) {
+    iterations in
+    for _ in 0..<iterations {
+      flip.toggle()
+      row.value.title = flip ? title + " " : title
+    }
+  }
+}

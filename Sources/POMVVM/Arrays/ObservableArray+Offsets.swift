@@ -22,7 +22,8 @@ extension ObservableArray {
   ///   empty); `false` if an offset is out of range (the array is
   ///   unchanged).
   /// - Complexity: O(*n* + *k* log *k*), where *k* is the number of
-  ///   offsets.
+  ///   offsets: the shift of the elements after them, with no diff of the
+  ///   array.
   @discardableResult
   public func remove(
     atOffsets offsets: some Sequence<Int>, fileID: StaticString = #fileID, line: UInt = #line
@@ -33,10 +34,27 @@ extension ObservableArray {
         line: line)
     else { return false }
     guard !offsets.isEmpty else { return true }
-    return _replaceAll(
-      with: Self._removing(offsets, from: _elements), isUnchanged: { _, _ in true },
-      fileID: fileID, line: line)
+    let removed = offsets.map { ChangeSet<Element>.Removal(index: $0, element: _elements[$0]) }
+    if offsets.count <= Self._removalsOneByOne {
+      // A few rows: out of the array and the id index one at a time, from
+      // the last, as `remove(at:)` does, without diffing the whole array.
+      for offset in offsets.reversed() {
+        _idIndex.remove(_elements[offset].id, at: offset, in: _elements)
+        _elements.remove(at: offset)
+        _idIndex.shiftSuffix(from: offset + 1, by: -1, keeping: offset, in: _elements)
+      }
+    } else {
+      // Many rows: one pass over the elements, and the index made afresh.
+      _elements = Self._removing(offsets, from: _elements)
+      _idIndex = _PositionIndex(_elements)
+    }
+    _publish(ChangeSet(removals: removed))
+    return true
   }
+
+  /// Up to how many offsets ``remove(atOffsets:fileID:line:)`` removes one
+  /// at a time (each shifts the rest of the array) rather than in one pass.
+  static var _removalsOneByOne: Int { 16 }
 
   /// Moves the elements at a set of offsets to just before an offset,
   /// keeping their order, and publishes one change with their moves: the

@@ -74,6 +74,12 @@ where View.Key: Comparable {
   @usableFromInline
   @exclusivity(unchecked)
   var _isApplying = false
+  /// How many of the query's changes `_latest` reflects, counted as the
+  /// query counts those it published: while it is behind, a change of the
+  /// query is on its way to the adapter.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _received = 0
 
   /// Starts keeping a view in step with a sectioned query: the view is
   /// reloaded with the query's sections as soon as it can take an update.
@@ -93,6 +99,7 @@ where View.Key: Comparable {
     _query = query
     _view = view
     _latest = Self._rows(of: query)
+    _received = query._publishCount
     _shown = _SectionedRows()
     _subscription = query.observeChanges { [weak self] change in
       self?._receive(change)
@@ -118,7 +125,9 @@ where View.Key: Comparable {
   /// - Complexity: O(*n* + *m* log *m*) when changes wait; O(1) otherwise.
   public func updateIfNeeded() {
     guard let waiting = _pending, !_isApplying, let query = _query, let view = _view,
-      view.canUpdateSections
+      view.canUpdateSections,
+      // A change of the query still on its way here calls this again.
+      _received >= query._publishCount
     else {
       return
     }
@@ -147,13 +156,26 @@ where View.Key: Comparable {
   /// The query's sections as keys and ids.
   @usableFromInline
   static func _rows(of query: SectionedQuery<Key, Element>) -> _SectionedRows<Key, Element.ID> {
-    let sections = query.sections
-    return _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
+    let engine = query._engine
+    return _SectionedRows(
+      keys: engine.sections.map(\.key), ids: engine.sections.map { engine.tree.ids(of: $0.tree) })
+  }
+
+  /// Starts over from a change's own sections: the query may be ahead of
+  /// them, with changes still to come to the adapter.
+  @usableFromInline
+  func _restart(from change: SectionedChange<Key, Element>) {
+    let sections = change.newSections
+    _latest = _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
+    _pending = _PendingRows(needsReload: true)
   }
 
   @inlinable
   func _receive(_ change: SectionedChange<Key, Element>) {
-    guard let query = _query else { return }
+    // A change that the rows already show (the adapter was made while the
+    // query delivered it) is skipped.
+    guard let query = _query, change._number > _received else { return }
+    _received = change._number
     let batch = change.batchUpdate
     let isReady = _pending == nil && !_isApplying && (_view?.canUpdateSections ?? false)
     if !isReady && _shown == nil {
@@ -168,18 +190,22 @@ where View.Key: Comparable {
       }
     }
     guard !batch.isReloadData, _follow(change, query: query) else {
-      // A reload, or a batch that does not fit: start over from the query.
-      _latest = Self._rows(of: query)
-      _pending = _PendingRows(needsReload: true)
+      // A reload, or a batch that does not fit: start over from the
+      // change's own sections, which the query may be ahead of.
+      _restart(from: change)
       updateIfNeeded()
       return
     }
     guard isReady, let view = _view else {
       if _pending?.needsReload == false {
         // Rows that moved and changed, and rows that entered (an id may
-        // come back with another value), read after it.
+        // come back with another value), read after it; rows of a new
+        // section entered with it.
         for path in batch.reconfigurations + batch.insertions {
           if let id = _latest.id(at: path) { _pending?.changed.insert(id) }
+        }
+        for section in batch.sectionInsertions where _latest.ids.indices.contains(section) {
+          for id in _latest.ids[section] { _pending?.changed.insert(id) }
         }
       }
       updateIfNeeded()
@@ -229,27 +255,35 @@ where View.Key: Comparable {
     _ batch: SectionedBatchUpdate, query: SectionedQuery<Key, Element>,
     change: SectionedChange<Key, Element>?
   ) -> SectionedListUpdate<Key, Element> {
-    let rows = batch.isReloadData ? Self._rows(of: query) : _latest
-    if batch.isReloadData { _latest = rows }
+    // A reload shows `_latest` too: the sections of the last change the
+    // adapter received, which the query may be ahead of.
+    let rows = _latest
+    let engine = query._engine
+    // The rows show the query's last change: its values are the query's,
+    // even while the array is ahead of it. Otherwise a newer change of the
+    // query is on its way, and this one's own values are shown.
+    let isLatest = _received >= query._publishCount
+    var values: [Element.ID: Element] = [:]
+    if !isLatest, let change {
+      for section in change.newSections {
+        for element in section.elements { values[element.id] = element }
+      }
+    }
     let array = query.array
     return SectionedListUpdate(
       batch: batch, keys: rows.keys, ids: rows.ids,
       element: { path in
         let id = rows.ids[path.section][path.row]
-        if let index = array._index(of: id) { return array._elements[index] }
-        // The array is ahead of the update and removed the element: its
-        // last value is in the query's change, or in the query.
-        if let change,
-          let element = change.newSections[path.section].elements.first(where: {
-            $0.id == id
-          })
-        {
-          return element
+        if isLatest {
+          // The common case: the query is as the array is now.
+          if engine.isCurrent, let index = array._index(of: id) { return array._elements[index] }
+          if let element = engine.shownValue(ifRow: id) { return element }
         }
-        guard let path = query.path(of: id) else {
+        if let element = values[id] { return element }
+        guard let index = array._index(of: id) else {
           preconditionFailure("SectionedListAdapter: no element with id \(id) to show")
         }
-        return query[path]
+        return array._elements[index]
       })
   }
 

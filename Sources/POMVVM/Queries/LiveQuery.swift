@@ -32,6 +32,18 @@
 /// ``ArrayChange/newElements`` are made only when someone reads them, so an
 /// observer that needs only the change set pays O(log *n*), not O(*n*).
 ///
+/// ## Reading during a delivery
+///
+/// An observer that runs before the query has heard of a change (an
+/// observer of the array made before the query, an element cell's observer,
+/// a later observer of the query after an earlier one changed the array)
+/// may read the query at any moment: ``ids``, ``count``, ``elements``, the
+/// subscript and ``index(id:)`` show the rows of the last change the query
+/// published, with the values the elements had then, even an element the
+/// array has removed since. Re-evaluating the query then starts from those
+/// rows. A change made during a delivery is followed incrementally, with
+/// every other change the query has not seen yet, as one change.
+///
 /// ## Lifetime
 ///
 /// The query observes its array like any other observer and holds it
@@ -94,10 +106,14 @@ public final class LiveQuery<Element: Identifiable> {
 
   /// The rows, in the query's order: the array's elements themselves.
   ///
+  /// While the array is ahead of the query (read from an observer that runs
+  /// before the query sees a change), the rows of the last change the query
+  /// published, with the values they had then.
+  ///
   /// - Complexity: O(*n*).
   public var elements: [Element] {
     _observers._trackRead()
-    return _engine.allIDs().map { _engine.value(of: $0) }
+    return _engine.shownValues(of: _engine.allIDs())
   }
 
   /// The row at a position.
@@ -105,7 +121,7 @@ public final class LiveQuery<Element: Identifiable> {
   /// - Parameter position: A position from `0` to `count - 1`.
   /// - Complexity: O(log *n*).
   public subscript(position: Int) -> Element {
-    _engine.value(of: id(at: position))
+    _engine.shownValue(of: id(at: position))
   }
 
   /// The id of the row at a position.
@@ -194,11 +210,11 @@ public final class LiveQuery<Element: Identifiable> {
     // While the array is ahead of the rows (it changed from inside a
     // delivery that has not reached the query yet), any row may have a new
     // value.
-    let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    if isCurrent {
+    if _engine.isCurrent {
       _refilter()
     } else {
-      _reevaluate(oldValue: { self._engine.value(of: $0) }, changed: { _ in true })
+      let (oldValue, changed) = _engine.resolvers(_engine.behindNow())
+      _reevaluate(oldValue: oldValue, changed: changed)
     }
   }
 
@@ -249,6 +265,10 @@ public final class LiveQuery<Element: Identifiable> {
     case .follow:
       _retireSnapshot()
       let step = _engine.follow(change)
+      _publish(_changeSet(for: step))
+    case .catchUp(let behind):
+      _retireSnapshot()
+      let step = _engine.follow(behind)
       _publish(_changeSet(for: step))
     case .reevaluate(let oldValue, let changed):
       _reevaluate(oldValue: oldValue, changed: changed)

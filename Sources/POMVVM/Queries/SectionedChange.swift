@@ -8,6 +8,11 @@ public struct SectionedChange<Key: Hashable, Element: Identifiable> {
   @usableFromInline
   let _sections: _ChangeContents<QuerySection<Key, Element>>
 
+  /// The change's number among those its query published (its query's
+  /// count of changes when it was published); `0` when it was made by hand.
+  @usableFromInline
+  var _number = 0
+
   /// The sections right after this change.
   ///
   /// - Complexity: O(*n*) the first time it is read (on the main actor),
@@ -41,9 +46,13 @@ public struct SectionedChange<Key: Hashable, Element: Identifiable> {
   }
 
   @inlinable
-  init(batchUpdate: SectionedBatchUpdate, deferred: _DeferredElements<QuerySection<Key, Element>>) {
+  init(
+    batchUpdate: SectionedBatchUpdate, deferred: _DeferredElements<QuerySection<Key, Element>>,
+    number: Int
+  ) {
     self.batchUpdate = batchUpdate
     self._sections = .deferred(deferred)
+    self._number = number
   }
 }
 

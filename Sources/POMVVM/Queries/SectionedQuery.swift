@@ -63,13 +63,16 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
 
   /// The sections, in order, each with its rows.
   ///
+  /// While the array is ahead of the query (read from an observer that runs
+  /// before the query sees a change), the sections of the last change the
+  /// query published, with the values their rows had then.
+  ///
   /// - Complexity: O(*n*).
   public var sections: [QuerySection<Key, Element>] {
     _observers._trackRead()
     return _engine.sections.map { section in
       QuerySection(
-        key: section.key,
-        elements: _engine.tree.ids(of: section.tree).map { _engine.value(of: $0) })
+        key: section.key, elements: _engine.shownValues(of: _engine.tree.ids(of: section.tree)))
     }
   }
 
@@ -126,7 +129,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// - Parameter path: A valid row path.
   /// - Complexity: O(log *n*).
   public subscript(path: RowPath) -> Element {
-    _engine.value(of: id(at: path))
+    _engine.shownValue(of: id(at: path))
   }
 
   /// The path of the row with an id, if the query shows it.
@@ -186,8 +189,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// - Complexity: O(*n* log *n*).
   @inlinable
   public func reevaluate() {
-    let isCurrent = _engine.lastSequence == _engine.array._changeSequence
-    _reevaluate(changed: isCurrent ? nil : { _ in true })
+    _reevaluate(changed: _engine.isCurrent ? nil : _engine.resolvers(_engine.behindNow()).changed)
   }
 
   /// How many times every element was evaluated again; for the package's
@@ -236,6 +238,10 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     case .follow:
       _retireSnapshot()
       let step = _engine.follow(change)
+      _publish(_batchUpdate(for: step))
+    case .catchUp(let behind):
+      _retireSnapshot()
+      let step = _engine.follow(behind)
       _publish(_batchUpdate(for: step))
     case .reevaluate(_, let changed):
       _reevaluate(changed: changed)
@@ -358,7 +364,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   func _send(_ batch: SectionedBatchUpdate) {
     let snapshot = _makeSnapshot()
     _snapshot = snapshot
-    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot))
+    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot, number: _publishCount))
   }
 
   @inlinable

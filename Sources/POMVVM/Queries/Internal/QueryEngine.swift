@@ -61,6 +61,18 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var flatPositionsSequence: UInt64 = .max
+  /// The change the array is delivering, recorded before any observer of
+  /// the array runs, until the query follows it: with the changes still
+  /// queued, it tells what the array did since the rows were made, for an
+  /// observer that reads the query before the query sees the change.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var delivering: (sequence: UInt64, change: ArrayChange<Element>)?
+  /// What the array did since the rows were made, as of two change
+  /// numbers (the rows' and the array's), kept while several reads need it.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var behindCache: (last: UInt64, current: UInt64, behind: Behind)?
 
   @inlinable
   init(
@@ -76,6 +88,28 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     self.flatKey = flatKey
     self.isFlat = flatKey != nil
     _ = evaluateAll()
+    // Registered like an aggregate, it sees each change before any
+    // observer of the array runs; it only records it.
+    array._register(self) { [unowned(unsafe) self] change in
+      self.record(change)
+      return nil
+    }
+  }
+
+  /// Records the change the array is about to deliver, if the rows do not
+  /// reflect it yet.
+  @inlinable
+  func record(_ change: ArrayChange<Element>) {
+    let sequence = array._deliveringSequence
+    if sequence > lastSequence { delivering = (sequence, change) }
+  }
+
+  /// Notes that the rows reflect the array as it is now.
+  @inlinable
+  func caughtUp() {
+    lastSequence = array._changeSequence
+    delivering = nil
+    if behindCache != nil { behindCache = nil }
   }
 
   // MARK: - Reading
@@ -165,7 +199,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       for section in sections { old.append((section.key, tree.ids(of: section.tree))) }
     }
     rebuilds += 1
-    lastSequence = array._changeSequence
+    caughtUp()
     let elements = array._elements
     precondition(elements.count < Int(Int32.max), "LiveQuery: too many rows")
     tree.removeAll(trees: 0)
@@ -283,7 +317,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ///   section that appears or empties.
   @inlinable
   func follow(_ change: ArrayChange<Element>) -> Step {
-    lastSequence = array._changeSequence
+    caughtUp()
     let changeSet = change.changeSet
     var touched: [Touched] = []
     touched.reserveCapacity(changeSet.count)
@@ -320,6 +354,40 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       let index = slot(newElements[move.to].id)
       if touched[index].oldValue == nil { touched[index].oldValue = newElements[move.to] }
     }
+    return advance(&touched)
+  }
+
+  /// Follows every change the rows do not reflect yet at once, from what
+  /// they did to the elements: the touched elements leave their trees and
+  /// enter where they belong now.
+  ///
+  /// - Complexity: O(*k* log *n*) for *k* touched elements, plus O(*s*) per
+  ///   section that appears or empties.
+  @usableFromInline
+  func follow(_ behind: Behind) -> Step {
+    caughtUp()
+    var touched: [Touched] = []
+    touched.reserveCapacity(behind.order.count)
+    let isUnchanged = array._isUnchanged
+    for id in behind.order {
+      var row = Touched(id: id)
+      row.oldValue = behind.old[id]
+      row.changed = behind.changed.contains(id)
+      // Changed and changed back: no update.
+      if row.changed, let isUnchanged, let old = row.oldValue, let index = array._index(of: id),
+        isUnchanged(old, array._elements[index])
+      {
+        row.changed = false
+      }
+      touched.append(row)
+    }
+    return advance(&touched)
+  }
+
+  /// Moves the touched elements from where the rows show them to where they
+  /// belong in the array as it is now.
+  @inlinable
+  func advance(_ touched: inout [Touched]) -> Step {
     // Where each touched row was, before any leaves.
     for index in touched.indices {
       guard let node = tree.node(of: touched[index].id) else { continue }
@@ -533,26 +601,16 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
 }
 
 extension _QueryEngine {
-  /// How to follow a change of the array.
-  @usableFromInline
-  enum Plan {
-    /// The rows already reflect it (the query was made after it).
-    case ignore
-    /// One incremental step.
-    case follow
-    /// Everything evaluated afresh, then diffed by identity: for a reload,
-    /// or when the array is ahead of the change (it changed again from
-    /// inside a delivery). `oldValue` gives what the query showed for an id;
-    /// `changed` the ids whose value may differ from it.
-    case reevaluate(oldValue: (Element.ID) -> Element, changed: (Element.ID) -> Bool)
-  }
-
   /// Decides how to follow `change`, which the array is delivering.
   @inlinable
   func plan(for change: ArrayChange<Element>) -> Plan {
     let current = array._changeSequence
-    if lastSequence == current { return .ignore }
-    if array._pending.isEmpty && lastSequence &+ 1 == current {
+    if lastSequence >= current {
+      delivering = nil
+      return .ignore
+    }
+    if lastSequence &+ 1 == current && array._deliveringSequence == current {
+      // Following it lets go of the recorded change.
       guard let reload = change.changeSet.reload else { return .follow }
       let isUnchanged = array._isUnchanged ?? { _, _ in false }
       var old: [Element.ID: Element] = [:]
@@ -568,29 +626,200 @@ extension _QueryEngine {
           return !isUnchanged(before, self.array._elements[index])
         })
     }
-    // The array is ahead: whatever changed in the waiting changes (and in
-    // this one) may differ from what the query showed.
-    var touched: [Element.ID: Element] = [:]
-    var changes = [change]
-    changes += array._pending.map(\.change)
-    for queued in changes.reversed() {
-      let changeSet = queued.changeSet
-      if let reload = changeSet.reload {
-        for element in reload.old { touched[element.id] = element }
-        continue
+    // The array is ahead: it changed again from inside a delivery. Follow
+    // every change since the rows at once, from the changes themselves
+    // (never from ones the rows already reflect).
+    let behind = behindNow()
+    delivering = nil
+    if behind.hasReload {
+      let (oldValue, changed) = resolvers(behind)
+      return .reevaluate(oldValue: oldValue, changed: changed)
+    }
+    return .catchUp(behind)
+  }
+
+  /// Whether the rows reflect the array as it is now.
+  @inlinable
+  var isCurrent: Bool { lastSequence == array._changeSequence }
+
+  /// The array's changes that the rows do not reflect yet, in order: the
+  /// one it is delivering, if the query has yet to see it, and those that
+  /// wait behind it.
+  @usableFromInline
+  func changesAhead() -> [ArrayChange<Element>] {
+    var next = lastSequence &+ 1
+    var changes: [ArrayChange<Element>] = []
+    if let delivering, delivering.sequence == next {
+      changes.append(delivering.change)
+      next &+= 1
+    }
+    for queued in array._pending where queued.sequence >= next {
+      guard queued.sequence == next else { break }
+      changes.append(queued.change)
+      next &+= 1
+    }
+    return changes
+  }
+
+  /// What the array did since the rows were made.
+  @usableFromInline
+  func behindNow() -> Behind {
+    let current = array._changeSequence
+    if let cache = behindCache, cache.last == lastSequence, cache.current == current {
+      return cache.behind
+    }
+    let changes = changesAhead()
+    var behind = Behind(changes)
+    // A change that cannot be found (none should be missing) makes every
+    // row suspect.
+    behind.isComplete = lastSequence &+ UInt64(changes.count) == current
+    behindCache = (lastSequence, current, behind)
+    return behind
+  }
+
+  /// The value a row shows: the element's value as of the array's change
+  /// that the rows reflect, even if the array changed or removed it since.
+  ///
+  /// - Complexity: O(1) on average, plus O(*c*) for the *c* elements the
+  ///   array's newer changes touched, once per change.
+  @inlinable
+  func shownValue(of id: Element.ID) -> Element {
+    if isCurrent { return value(of: id) }
+    return behindNow().old[id] ?? value(of: id)
+  }
+
+  /// The value the row with `id` shows, if it is a row.
+  @inlinable
+  func shownValue(ifRow id: Element.ID) -> Element? {
+    guard tree.contains(id) else { return nil }
+    return shownValue(of: id)
+  }
+
+  /// The values the rows with `ids` show.
+  ///
+  /// - Complexity: O(*n*).
+  @inlinable
+  func shownValues(of ids: [Element.ID]) -> [Element] {
+    var values: [Element] = []
+    values.reserveCapacity(ids.count)
+    if isCurrent {
+      for id in ids { values.append(value(of: id)) }
+      return values
+    }
+    let old = behindNow().old
+    for id in ids { values.append(old[id] ?? value(of: id)) }
+    return values
+  }
+
+  /// The values the rows showed, and whether an element may have changed
+  /// since, for a query that evaluates everything afresh while behind the
+  /// array.
+  @usableFromInline
+  func resolvers(_ behind: Behind) -> (
+    oldValue: (Element.ID) -> Element, changed: (Element.ID) -> Bool
+  ) {
+    let isUnchanged = array._isUnchanged
+    return (
+      { id in behind.old[id] ?? self.value(of: id) },
+      { id in
+        guard behind.isComplete else { return true }
+        guard behind.changed.contains(id) else { return false }
+        guard let isUnchanged, let before = behind.old[id], let index = self.array._index(of: id)
+        else { return true }
+        return !isUnchanged(before, self.array._elements[index])
       }
-      for removal in changeSet.removals { touched[removal.element.id] = removal.element }
-      for update in changeSet.updates { touched[update.oldElement.id] = update.oldElement }
-      for insertion in changeSet.insertions where touched[insertion.element.id] == nil {
-        touched[insertion.element.id] = insertion.element
+    )
+  }
+}
+
+extension _QueryEngine {
+  /// What a run of the array's changes did to its elements, as a query
+  /// that has not followed them needs it.
+  @usableFromInline
+  struct Behind {
+    /// The value before the run of every element it touched that was in
+    /// the array then.
+    @usableFromInline
+    var old: [Element.ID: Element] = [:]
+    /// The elements whose value the run may have changed.
+    @usableFromInline
+    var changed: Set<Element.ID> = []
+    /// Every touched element, once, in the order the run first touched it.
+    @usableFromInline
+    var order: [Element.ID] = []
+    /// Whether a change of the run is a reload.
+    @usableFromInline
+    var hasReload = false
+    /// Whether the run is every change since the rows.
+    @usableFromInline
+    var isComplete = true
+
+    /// Sums up `changes`, in order: an element's old value is the one
+    /// before the first change that touched it.
+    ///
+    /// - Complexity: O(*c*) for the *c* elements the changes touch.
+    @usableFromInline
+    init(_ changes: [ArrayChange<Element>]) {
+      var seen: Set<Element.ID> = []
+      func first(_ id: Element.ID) -> Bool {
+        guard seen.insert(id).inserted else { return false }
+        order.append(id)
+        return true
+      }
+      for change in changes {
+        let changeSet = change.changeSet
+        if let reload = changeSet.reload {
+          hasReload = true
+          for element in reload.old {
+            if first(element.id) { old[element.id] = element }
+            changed.insert(element.id)
+          }
+          for element in reload.new {
+            _ = first(element.id)
+            changed.insert(element.id)
+          }
+          continue
+        }
+        for removal in changeSet.removals {
+          if first(removal.element.id) { old[removal.element.id] = removal.element }
+          changed.insert(removal.element.id)
+        }
+        for update in changeSet.updates {
+          if first(update.oldElement.id) { old[update.oldElement.id] = update.oldElement }
+          changed.insert(update.oldElement.id)
+        }
+        if !changeSet.moves.isEmpty {
+          // A move alone keeps the value: the one after the change.
+          let newElements = change.newElements
+          for move in changeSet.moves {
+            let element = newElements[move.to]
+            if first(element.id) { old[element.id] = element }
+          }
+        }
+        for insertion in changeSet.insertions {
+          // Not in the array before, unless a removal above said so.
+          _ = first(insertion.element.id)
+          changed.insert(insertion.element.id)
+        }
       }
     }
-    return .reevaluate(
-      oldValue: { id in
-        if let earliest = touched[id] { return earliest }
-        return self.value(of: id)
-      },
-      changed: { touched[$0] != nil })
+  }
+
+  /// How to follow a change of the array.
+  @usableFromInline
+  enum Plan {
+    /// The rows already reflect it (the query was made after it, or
+    /// followed it early).
+    case ignore
+    /// One incremental step.
+    case follow
+    /// One incremental step over every change since the rows: the array
+    /// changed again from inside a delivery.
+    case catchUp(Behind)
+    /// Everything evaluated afresh, then diffed by identity: for a reload.
+    /// `oldValue` gives what the query showed for an id; `changed` the ids
+    /// whose value may differ from it.
+    case reevaluate(oldValue: (Element.ID) -> Element, changed: (Element.ID) -> Bool)
   }
 }
 
