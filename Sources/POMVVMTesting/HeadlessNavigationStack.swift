@@ -158,7 +158,9 @@ public final class HeadlessNavigationStack<Screen> {
     let before = violations.count
     deliveries = 0
     body()
-    if !deferred || pending == nil { check() }
+    // A pop made while the model delivers a change is taken when the
+    // delivery ends; the step that caused the delivery checks then.
+    if (!deferred || pending == nil) && !path._isDelivering { check() }
     return Array(violations[before...])
   }
 }

@@ -78,7 +78,7 @@ public final class HeadlessPresenter<Destination> {
     guard isShowing else { return false }
     isShowing = false
     presentation.destination = nil
-    if !deferred || pending == nil { check() }
+    if (!deferred || pending == nil) && !presentation._isDelivering { check() }
     return true
   }
 

@@ -142,6 +142,10 @@ public final class Presentation<Destination>: ObservableCell {
     deliver()
   }
 
+  /// Whether the presentation is telling its observers of a change; for
+  /// POMVVMTesting's headless presenter.
+  package var _isDelivering: Bool { deliveryDepth > 0 }
+
   private func deliver() {
     deliveryDepth += 1
     state.value = _destination
