@@ -134,9 +134,9 @@ public final class HeadlessNavigationStack<Screen> {
     }
   }
 
-  /// Checks that the screen shows the model's stack and every id has a
-  /// screen. With changes shown at frame end, call it after
-  /// ``endFrame()``.
+  /// Checks that the screen shows the model's stack.
+  ///
+  /// With changes shown at frame end, call it after ``endFrame()``.
   ///
   /// - Returns: The rules broken, also added to ``violations``.
   @discardableResult

@@ -356,9 +356,10 @@ public final class StackPath<Screen>: ObservableCell {
     if !keys.isEmpty { dismissibles[id] = keys }
   }
 
-  /// Whether the stack is telling its observers of a change; a write of
-  /// ``ids`` made now waits for the delivery to end. For POMVVMTesting's
-  /// headless stack.
+  /// Whether the stack is telling its observers of a change.
+  ///
+  /// A write of ``ids`` made now waits for the delivery to end. For
+  /// POMVVMTesting's headless stack.
   package var _isDelivering: Bool { deliveryDepth > 0 }
 
   /// Whether the screen pushed with `id` is on the stack.
