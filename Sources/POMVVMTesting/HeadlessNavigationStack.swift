@@ -1,6 +1,6 @@
 import POMVVM
 
-/// A navigation stack without a screen: it shows what a ``StackPath``
+/// A navigation stack without a screen: it shows what a `StackPath`
 /// publishes the way `UINavigationController` and SwiftUI's
 /// `NavigationStack(path:)` do, lets a test perform the user's own pops at
 /// any moment, and checks that the screen and the model agree.

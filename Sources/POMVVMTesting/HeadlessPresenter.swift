@@ -1,7 +1,7 @@
 import POMVVM
 
 /// A presenting view controller without a screen: it shows what a
-/// ``Presentation`` publishes the way UIKit's `present`/`dismiss` and
+/// `Presentation` publishes the way UIKit's `present`/`dismiss` and
 /// SwiftUI's `.sheet(item:)` do, lets a test swipe the sheet down at any
 /// moment, and checks that the screen and the model agree.
 ///

@@ -28,6 +28,21 @@ struct StackPathElementTests {
     return path.push(.detail(Detail(item: cell)), tiedTo: cell)
   }
 
+  /// The README's example.
+  @Test func readmeExample() {
+    let items = ObservableArray([Item(id: 1, text: "milk"), Item(id: 2, text: "eggs")])
+    let path = StackPath<Screen>()
+    let navigation = HeadlessNavigationStack(path)  // stands in for UINavigationController
+    for id in [1, 2] {
+      let item = items.cell(for: id)!
+      path.push(.detail(Detail(item: item)), tiedTo: item)
+    }
+    navigation.userPop()  // the user taps Back
+    #expect(path.count == 1)
+    items.remove(id: 1)  // deleted elsewhere: its detail leaves
+    #expect(path.isEmpty && navigation.shown == path.ids)
+  }
+
   @Test func removedByAnotherScreenTheDetailLeaves() {
     let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
     let path = StackPath<Screen>([.list])
