@@ -68,24 +68,43 @@ public final class StackPath<Screen>: ObservableCell {
     public let id: ID
     /// The screen.
     public let screen: Screen
+
+    @usableFromInline
+    init(id: ID, screen: Screen) {
+      self.id = id
+      self.screen = screen
+    }
   }
 
   /// The screens, bottom first; stored so that ``BindingGraph`` and
   /// `StateRecorder` find the view models they hold.
-  private var _entries: [Entry]
-  /// What the observers are told: the same entries.
-  private let state: Observable<[Entry]>
-  private var nextID = 1
+  @usableFromInline
+  var _entries: [Entry]
+  /// The observers' list, holding the number of screens. The entries are
+  /// not copied into it: a push into a shared buffer would copy the stack.
+  @usableFromInline
+  let state: Observable<Int>
+  @usableFromInline
+  var nextID = 1
   /// How many deliveries of the stack's changes are under way.
-  private var deliveryDepth = 0
+  @usableFromInline
+  var deliveryDepth = 0
   /// The platform's writes that came during a delivery, applied after it.
-  private var pendingWrites: [(ids: [ID], fileID: StaticString, line: UInt)] = []
-  /// What each screen tied to an element follows (``push(_:tiedTo:whenRemoved:)``).
+  @usableFromInline
+  var pendingWrites: [(ids: [ID], fileID: StaticString, line: UInt)] = []
+  /// What each screen tied to an element follows (``push(_:tiedTo:whenRemoved:fileID:line:)``).
+  @usableFromInline
   var ties: [ID: Subscription] = [:]
   /// The screens that stay shown though their element was removed.
-  private var shownAsDeleted: Set<ID> = []
+  @usableFromInline
+  var shownAsDeleted: Set<ID> = []
   /// The ``Dismissible`` view models each screen holds, by identity.
-  private var dismissibles: [ID: [ObjectIdentifier]] = [:]
+  @usableFromInline
+  var dismissibles: [ID: [ObjectIdentifier]] = [:]
+  /// Whether a screen may hold a ``Dismissible`` view model: `false` for a
+  /// class that does not conform, which then costs a push nothing.
+  @usableFromInline
+  let mayHoldDismissibles: Bool
 
   /// Creates a stack holding `screens`, bottom first, each pushed in turn.
   ///
@@ -102,7 +121,9 @@ public final class StackPath<Screen>: ObservableCell {
     }
     nextID = screens.count + 1
     _entries = entries
-    state = Observable(entries, isDuplicate: nil, fileID: fileID, line: line)
+    state = Observable(entries.count, isDuplicate: nil, fileID: fileID, line: line)
+    mayHoldDismissibles =
+      !(Screen.self is AnyObject.Type) || Screen.self is any Dismissible.Type
     for entry in entries { register(entry) }
   }
 
@@ -182,13 +203,14 @@ public final class StackPath<Screen>: ObservableCell {
   /// - Parameter screen: The screen.
   /// - Returns: The push's id, new to this stack.
   /// - Complexity: Amortized O(1), plus the observers.
+  @inlinable
   @discardableResult
   public func push(_ screen: Screen) -> ID {
     let id = ID(rawValue: nextID)
     nextID += 1
     let entry = Entry(id: id, screen: screen)
     _entries.append(entry)
-    register(entry)
+    if mayHoldDismissibles { register(entry) }
     deliver()
     return id
   }
@@ -197,6 +219,7 @@ public final class StackPath<Screen>: ObservableCell {
   ///
   /// - Returns: `false`, changing nothing, if the stack is empty.
   /// - Complexity: O(1), plus the observers.
+  @inlinable
   @discardableResult
   public func pop() -> Bool {
     guard !_entries.isEmpty else { return false }
@@ -252,7 +275,7 @@ public final class StackPath<Screen>: ObservableCell {
       nextID += 1
       let entry = Entry(id: id, screen: screen)
       _entries.append(entry)
-      register(entry)
+      if mayHoldDismissibles { register(entry) }
     }
     forget(removed[...])
     deliver()
@@ -326,18 +349,22 @@ public final class StackPath<Screen>: ObservableCell {
   // MARK: - Internal
 
   /// Pops the screens from `index` up.
+  @inlinable
   func cut(at index: Int) {
     guard index < _entries.count else { return }
-    let removed = _entries[index...]
-    let kept = Array(_entries[..<index])
-    let gone = removed
-    _entries = kept
-    forget(gone)
+    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty {
+      _entries.removeSubrange(index...)
+    } else {
+      let removed = Array(_entries[index...])
+      _entries.removeSubrange(index...)
+      forget(removed[...])
+    }
     deliver()
   }
 
   /// Ends what the stack keeps for screens that left it.
-  private func forget(_ removed: ArraySlice<Entry>) {
+  @usableFromInline
+  func forget(_ removed: ArraySlice<Entry>) {
     for entry in removed {
       if !dismissibles.isEmpty, let keys = dismissibles.removeValue(forKey: entry.id) {
         _Dismissals.unregister(keys, in: self)
@@ -348,7 +375,8 @@ public final class StackPath<Screen>: ObservableCell {
   }
 
   /// Lets the view models a screen holds dismiss themselves.
-  private func register(_ entry: Entry) {
+  @usableFromInline
+  func register(_ entry: Entry) {
     let id = entry.id
     let keys = _Dismissals.register(entry.screen, in: self) { [weak self] in
       self?.pop(from: id) ?? false
@@ -377,11 +405,16 @@ public final class StackPath<Screen>: ObservableCell {
 
   /// Tells the observers the stack, then takes the platform's writes that
   /// came meanwhile.
-  private func deliver() {
+  @inlinable
+  func deliver() {
     deliveryDepth += 1
-    state.value = _entries
+    state.value = _entries.count
     deliveryDepth -= 1
-    guard deliveryDepth == 0, !pendingWrites.isEmpty else { return }
+    if deliveryDepth == 0 && !pendingWrites.isEmpty { applyPendingWrites() }
+  }
+
+  @usableFromInline
+  func applyPendingWrites() {
     // Each write taken either pops or changes nothing, and a write taken
     // here never asks for a correction, so this ends.
     while !pendingWrites.isEmpty {
@@ -402,7 +435,9 @@ public final class StackPath<Screen>: ObservableCell {
   /// - Returns: The subscription; the observation ends when it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @MainActor ([Entry]) -> Void) -> Subscription {
-    state.observe(handler)
+    // The handler reads the entries when it is called: always the stack
+    // as it is. The stack owns `state`, so it outlives every call.
+    state.observe { [unowned self] _ in handler(self._entries) }
   }
 
   /// Calls `handler` after every change from now on.
@@ -413,7 +448,7 @@ public final class StackPath<Screen>: ObservableCell {
   public func observeChanges(_ handler: @escaping @MainActor ([Entry]) -> Void)
     -> Subscription
   {
-    state.observeChanges(handler)
+    state.observeChanges { [unowned self] _ in handler(self._entries) }
   }
 }
 
