@@ -18,12 +18,13 @@ let navigationComparisons: [Comparison] = [
     kit: { kitPushPop(newScreen: true) }, baseline: { handPushPop(newScreen: true) }),
   Comparison(
     "navigation/pop(from:) the bottom of a 1,000-deep stack, then refill",
-    target: .ratioAtMost(3), baselineName: "hand-written: [Screen] removeAll + refill + callback",
+    target: .ratioAtMost(3),
+    baselineName: "hand-written: [(id, Screen)] removeAll + refill with new ids + callback",
     perSample: 1,
     kit: { kitPopFromBottom(depth: 1_000) }, baseline: { handPopFromBottom(depth: 1_000) }),
   Comparison(
     "navigation/replace(with:) of a 1,000-deep stack", target: .ratioAtMost(3),
-    baselineName: "hand-written: [Screen] assignment + callback", perSample: 1,
+    baselineName: "hand-written: [(id, Screen)] with new ids + callback", perSample: 1,
     kit: { kitReplace(depth: 1_000) }, baseline: { handReplace(depth: 1_000) }),
   Comparison(
     "navigation/replace(with:) of a 1,000-deep stack vs 100-deep (O(n): about 10)",
@@ -118,18 +119,40 @@ func kitPopFromBottom(depth: Int) -> any Fixture {
   }
 }
 
+/// The stack apps write by hand when the platform needs stable ids (as
+/// SwiftUI's `NavigationStack(path:)` does): screens and the ids of their
+/// pushes, and a callback.
+@MainActor
+final class HandIdentifiedStack {
+  var entries: [(id: Int, screen: ScreenModel)] = []
+  var nextID = 0
+  var onChange: (@MainActor (Int) -> Void)?
+
+  func replace(with screens: [ScreenModel]) {
+    entries.removeAll(keepingCapacity: true)
+    for screen in screens {
+      nextID += 1
+      entries.append((nextID, screen))
+    }
+    onChange?(entries.count)
+  }
+}
+
 @MainActor
 func handPopFromBottom(depth: Int) -> any Fixture {
   let screens = (0..<depth).map { _ in ScreenModel() }
-  let stack = HandStack()
-  stack.screens = screens
-  stack.onChange = makeStackObserver()
+  let stack = HandIdentifiedStack()
+  stack.replace(with: screens)
+  stack.onChange = makeObserver()
   return Loop(keeping: stack) { iterations in
     for _ in 0..<iterations {
-      stack.screens.removeAll()
-      stack.onChange?(stack.screens)
-      stack.screens = screens
-      stack.onChange?(stack.screens)
+      if let bottom = stack.entries.first?.id,
+        let index = stack.entries.firstIndex(where: { $0.id == bottom })
+      {
+        stack.entries.removeSubrange(index...)
+        stack.onChange?(stack.entries.count)
+      }
+      stack.replace(with: screens)
     }
   }
 }
@@ -149,12 +172,11 @@ func kitReplace(depth: Int) -> any Fixture {
 @MainActor
 func handReplace(depth: Int) -> any Fixture {
   let screens = (0..<depth).map { _ in ScreenModel() }
-  let stack = HandStack()
-  stack.onChange = makeStackObserver()
+  let stack = HandIdentifiedStack()
+  stack.onChange = makeObserver()
   return Loop(keeping: stack) { iterations in
     for _ in 0..<iterations {
-      stack.screens = screens
-      stack.onChange?(stack.screens)
+      stack.replace(with: screens)
     }
   }
 }

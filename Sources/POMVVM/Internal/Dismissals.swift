@@ -57,7 +57,12 @@ enum _Dismissals {
   static func unregister(_ keys: [ObjectIdentifier], in container: AnyObject) {
     for key in keys {
       guard var list = handles[key] else { continue }
-      list.removeAll { $0.container == nil || $0.container === container || $0.child == nil }
+      // One registration per screen that left: a view model shown twice
+      // by the same container keeps the other.
+      if let last = list.lastIndex(where: { $0.container === container }) {
+        list.remove(at: last)
+      }
+      list.removeAll { $0.container == nil || $0.child == nil }
       handles[key] = list.isEmpty ? nil : list
     }
   }

@@ -80,8 +80,10 @@ public final class StackPath<Screen>: ObservableCell {
   /// `StateRecorder` find the view models they hold.
   @usableFromInline
   var _entries: [Entry]
-  /// The observers' list, holding the number of screens. The entries are
-  /// not copied into it: a push into a shared buffer would copy the stack.
+  /// The observers' list, holding the number of screens.
+  ///
+  /// The entries are not copied into it: a push into a shared buffer would
+  /// copy the stack.
   @usableFromInline
   let state: Observable<Int>
   @usableFromInline
@@ -266,18 +268,25 @@ public final class StackPath<Screen>: ObservableCell {
   ///
   /// - Parameter screens: The new screens, bottom first.
   /// - Complexity: O(*n* + *m*), plus the observers.
+  @inlinable
   public func replace(with screens: [Screen]) {
-    let removed = _entries
-    _entries.removeAll(keepingCapacity: true)
-    _entries.reserveCapacity(screens.count)
-    for screen in screens {
-      let id = ID(rawValue: nextID)
-      nextID += 1
-      let entry = Entry(id: id, screen: screen)
-      _entries.append(entry)
-      if mayHoldDismissibles { register(entry) }
+    var entries: [Entry] = []
+    entries.reserveCapacity(screens.count)
+    let first = nextID
+    for (offset, screen) in screens.enumerated() {
+      entries.append(Entry(id: ID(rawValue: first + offset), screen: screen))
     }
-    forget(removed[...])
+    nextID = first + screens.count
+    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty {
+      _entries = entries
+    } else {
+      let removed = _entries
+      _entries = entries
+      forget(removed[...])
+    }
+    if mayHoldDismissibles {
+      for entry in entries { register(entry) }
+    }
     deliver()
   }
 

@@ -78,6 +78,26 @@ struct DismissibleTests {
     #expect(presentation.destination != nil)
   }
 
+  @Test func aChildKeptByAReplaceStillDismissesItself() {
+    let path = StackPath<Screen>()
+    let child = Child()
+    path.push(.child(child))
+    path.replace(with: [.plain, .child(child)])
+    #expect(child.dismiss())
+    #expect(path.count == 1)
+  }
+
+  @Test func aChildPushedTwiceIsStillShownAfterOneLeaves() {
+    let path = StackPath<Screen>()
+    let child = Child()
+    path.push(.child(child))
+    path.push(.child(child))
+    path.pop()
+    #expect(child.isShown)
+    #expect(child.dismiss())
+    #expect(path.isEmpty)
+  }
+
   @Test func aChildOfAStackThatIsGoneIsNotShown() {
     let child = Child()
     var path: StackPath<Screen>? = StackPath()
