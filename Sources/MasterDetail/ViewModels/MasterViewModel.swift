@@ -34,11 +34,6 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
   /// On section.
   public let isGrouped = Observable(false)
 
-  /// The screens pushed over the list: an item's detail, tied to its item,
-  /// so that deleting the item anywhere (another screen, an undo) takes
-  /// its detail off the stack.
-  public let path = StackPath<MasterDetailScreen>()
-
   private let clock: () -> Date
   private var nextID: Int
 
@@ -113,6 +108,11 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
     guard let cell = items.cell(for: id) else { return nil }
     return DetailViewModel(item: cell, in: items, history: history)
   }
+
+  /// The screens pushed over the list: an item's detail, tied to its item,
+  /// so that deleting the item anywhere (another screen, an undo) takes
+  /// its detail off the stack.
+  public let path = StackPath<MasterDetailScreen>()
 
   /// Pushes the detail of an item, tied to the item: when the item is
   /// deleted (from the list, from the detail, by an undo), the detail
