@@ -445,8 +445,10 @@ public final class StackPath<Screen>: ObservableCell {
   ///   or released.
   public func observe(_ handler: @escaping @MainActor ([Entry]) -> Void) -> Subscription {
     // The handler reads the entries when it is called: always the stack
-    // as it is. The stack owns `state`, so it outlives every call.
-    state.observe { [unowned self] _ in handler(self._entries) }
+    // as it is.
+    state.observe { [weak self] _ in
+      if let self { handler(self._entries) }
+    }
   }
 
   /// Calls `handler` after every change from now on.
@@ -457,7 +459,9 @@ public final class StackPath<Screen>: ObservableCell {
   public func observeChanges(_ handler: @escaping @MainActor ([Entry]) -> Void)
     -> Subscription
   {
-    state.observeChanges { [unowned self] _ in handler(self._entries) }
+    state.observeChanges { [weak self] _ in
+      if let self { handler(self._entries) }
+    }
   }
 }
 
