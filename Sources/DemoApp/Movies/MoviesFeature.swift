@@ -71,8 +71,15 @@ public final class MoviesFeature: DemoFeature {
   /// The detail screen.
   public let detail = MovieDetailView()
 
-  /// The detail's view model, while a movie is open.
-  private(set) var detailViewModel: MovieDetailViewModel?
+  /// The screens pushed over the list: the detail of the movie open. A
+  /// popped detail is released, and what it still loads with it.
+  public let path = StackPath<MovieDetailViewModel>()
+
+  /// The detail's view model, while a movie is open: the top of ``path``.
+  var detailViewModel: MovieDetailViewModel? { path.last }
+
+  /// Binds the detail screen to the top of ``path``.
+  private var navigation: Subscription?
 
   /// The selected row on the terminal.
   var cursor = ListCursor()
@@ -86,6 +93,17 @@ public final class MoviesFeature: DemoFeature {
     search = MovieSearchViewModel(catalog: catalog, clock: environment.clock)
     list.bind(to: movies)
     searchView.bind(to: search)
+    navigation = path.observeChanges { [weak self] _ in self?.followPath() }
+  }
+
+  /// Binds the detail screen to the movie on top of the stack, or unbinds
+  /// it when the list shows.
+  private func followPath() {
+    if let top = path.last {
+      if detail.viewModel !== top { detail.bind(to: top) }
+    } else {
+      detail.unbind()
+    }
   }
 
   /// The screen showing now.
@@ -122,24 +140,20 @@ public final class MoviesFeature: DemoFeature {
   /// Opens the movie of a row.
   func open(row index: Int) {
     guard let movie = movies.movie(atRow: index + 1) else { return }
-    let viewModel = MovieDetailViewModel(id: movie.id, catalog: catalog)
-    detail.bind(to: viewModel)
-    detailViewModel = viewModel
+    path.push(MovieDetailViewModel(id: movie.id, catalog: catalog))
   }
 
   /// Leaves the detail, cancelling what it still loads.
   func back() {
     detailViewModel?.close()
-    detail.unbind()
-    detailViewModel = nil
+    path.pop()
   }
 
   /// Loads the open movie again, from the start of its chain.
   func retryDetail() {
     guard let open = detailViewModel else { return }
     open.close()
-    let viewModel = MovieDetailViewModel(id: open.id, catalog: catalog)
-    detail.bind(to: viewModel)
-    detailViewModel = viewModel
+    path.pop()
+    path.push(MovieDetailViewModel(id: open.id, catalog: catalog))
   }
 }
