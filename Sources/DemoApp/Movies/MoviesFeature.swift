@@ -71,8 +71,9 @@ public final class MoviesFeature: DemoFeature {
   /// The detail screen.
   public let detail = MovieDetailView()
 
-  /// The screens pushed over the list: the detail of the movie open. A
-  /// popped detail is released, and what it still loads with it.
+  /// The screens pushed over the list: the detail of the movie open.
+  ///
+  /// A popped detail is released, and what it still loads with it.
   public let path = StackPath<MovieDetailViewModel>()
 
   /// The detail's view model, while a movie is open: the top of ``path``.
