@@ -44,6 +44,7 @@ public final class MoviesFeature: DemoFeature {
     commands: [
       CommandHelp("retry", "load the movie, its cast and its reviews again"),
       CommandHelp("back", "go back to the list (cancels what is still loading)"),
+      CommandHelp("cancel", "dismiss the alert of a failed load; the error stays shown"),
       CommandHelp("fail next", "make the catalog's next request fail"),
     ])
 
@@ -112,9 +113,24 @@ public final class MoviesFeature: DemoFeature {
     detailViewModel == nil ? Self.listScreen : Self.detailScreen
   }
 
-  /// The screen as text.
+  /// The screen as text: the list, or the detail with its failed-load
+  /// alert under it.
   public var lines: [String] {
-    detailViewModel == nil ? list.lines + searchView.lines : detail.lines
+    guard let detailViewModel else { return list.lines + searchView.lines }
+    guard let alert = detailViewModel.alert.destination else { return detail.lines }
+    var lines = detail.lines + ["", "  \(alert.title.withVisibleControlCharacters)"]
+    if let message = alert.message { lines.append("  \(message.withVisibleControlCharacters)") }
+    lines.append("  " + alert.buttons.map { "[\($0.label)]" }.joined(separator: " "))
+    return lines
+  }
+
+  /// Answers the failed-load alert: Retry loads the movie again; Cancel
+  /// dismisses the alert and leaves the error shown.
+  func answer(_ button: ButtonState<MovieDetailViewModel.AlertAction>) {
+    switch detailViewModel?.alert.answer(button) {
+    case .retry?: retryDetail()
+    case nil: break
+    }
   }
 
   /// Waits until the list's and the detail's requests have finished.
