@@ -41,6 +41,8 @@ public final class Presentation<Destination>: ObservableCell {
   /// Bumped by every present, so that a child's late `dismiss()` cannot
   /// close a newer destination.
   private var generation = 0
+  /// What the destination presented with ``present(_:tiedTo:fileID:line:)`` follows.
+  private var tie: Subscription?
 
   /// Creates a presentation with nothing presented.
   ///
@@ -87,6 +89,45 @@ public final class Presentation<Destination>: ObservableCell {
     apply(destination)
   }
 
+  /// Presents a destination that edits one element of an
+  /// ``ObservableArray``, tied to that element: when the element is removed
+  /// (by another screen, a `replaceAll`, an undo), the destination is
+  /// dismissed, and an undo or redo that puts the element back does not
+  /// present it again.
+  ///
+  /// - Parameters:
+  ///   - destination: The destination.
+  ///   - cell: The cell of the element it edits.
+  ///   - fileID: The file of the call, for a report; by default, the caller's.
+  ///   - line: The line of the call, for a report; by default, the caller's.
+  /// - Returns: `false`, presenting nothing, if the element was removed
+  ///   already (reported to ``Diagnostics``).
+  @discardableResult
+  public func present<Element>(
+    _ destination: Destination, tiedTo cell: ElementCell<Element>,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool {
+    guard !cell.isDetached else {
+      Diagnostics.report(
+        "present refused: the element with id \(_visibleControls(String(describing: cell.id))) "
+          + "was removed from its array, so its destination would edit nothing",
+        fileID: fileID, line: line)
+      return false
+    }
+    apply(destination)
+    // An observer of the presentation may have replaced it already.
+    guard _destination != nil else { return true }
+    let presented = generation
+    // The tie keeps the cell, so that it follows the element even when
+    // the destination holds only its id.
+    tie = cell.detachment.observeChanges { [weak self, cell] detached in
+      withExtendedLifetime(cell) {}
+      guard detached, let self, self.generation == presented else { return }
+      self.apply(nil)
+    }
+    return true
+  }
+
   /// Dismisses whatever is presented; with nothing presented, does nothing.
   public func dismiss() {
     apply(nil)
@@ -129,6 +170,8 @@ public final class Presentation<Destination>: ObservableCell {
     if newValue == nil && _destination == nil { return }
     _Dismissals.unregister(dismissibles, in: self)
     dismissibles = []
+    tie?.cancel()
+    tie = nil
     _destination = newValue
     generation += 1
     if let newValue {

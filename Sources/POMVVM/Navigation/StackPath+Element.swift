@@ -52,7 +52,10 @@ extension StackPath {
     let id = push(screen)
     // The stack may have popped the screen already, if an observer did.
     guard _holds(id) else { return id }
-    ties[id] = cell.detachment.observeChanges { [weak self] detached in
+    // The tie keeps the cell, so that it follows the element even when
+    // the screen holds only its id.
+    ties[id] = cell.detachment.observeChanges { [weak self, cell] detached in
+      withExtendedLifetime(cell) {}
       guard detached, let self else { return }
       switch policy {
       case .pop: self.pop(from: id)

@@ -129,6 +129,46 @@ struct PresentationTests {
     #expect(reports.first?.contains("nothing is presented") == true)
   }
 
+  struct Item: Identifiable, Equatable {
+    var id: Int
+    var text: String
+  }
+
+  @Test func aDestinationTiedToAnElementIsDismissedWhenItIsRemovedAndNotBroughtBack() {
+    let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
+    let history = UndoHistory(clock: ManualClock())
+    history.track(items)
+    let presentation = Presentation<String>()
+    #expect(presentation.present("edit 1", tiedTo: items.cell(for: 1)!))
+    items.remove(id: 2)
+    #expect(presentation.destination == "edit 1", "another element's removal changes nothing")
+    items.remove(id: 1)
+    #expect(presentation.destination == nil)
+    #expect(history.undo())
+    #expect(items[id: 1] != nil)
+    #expect(presentation.destination == nil, "the undo brings the element back, not the sheet")
+  }
+
+  @Test func aReplacedTiedDestinationNoLongerFollowsItsElement() {
+    let items = ObservableArray([Item(id: 1, text: "a")])
+    let presentation = Presentation<String>()
+    presentation.present("edit 1", tiedTo: items.cell(for: 1)!)
+    presentation.present("other")
+    items.remove(id: 1)
+    #expect(presentation.destination == "other")
+  }
+
+  @Test func presentingTiedToARemovedElementIsRefused() {
+    let items = ObservableArray([Item(id: 1, text: "a")])
+    let cell = items.cell(for: 1)!
+    items.remove(id: 1)
+    let presentation = Presentation<String>()
+    var presented = true
+    let reports = Diagnostics.capturing { presented = presentation.present("edit", tiedTo: cell) }
+    #expect(presented == false && presentation.destination == nil)
+    #expect(reports.count == 1 && reports.first?.contains("present refused") == true)
+  }
+
   @Test func observationTrackingSeesPresentAndDismiss() {
     let presentation = Presentation<String>()
     let tracker = track { _ = presentation.destination }

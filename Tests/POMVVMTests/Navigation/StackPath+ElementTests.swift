@@ -67,6 +67,14 @@ struct StackPathElementTests {
     #expect(path.count == 1, "detail 2 was above detail 1")
   }
 
+  @Test func aScreenHoldingOnlyTheIdStillFollowsItsElement() {
+    let items = ObservableArray([Item(id: 1, text: "a")])
+    let path = StackPath<Int>()
+    path.push(1, tiedTo: items.cell(for: 1)!)
+    items.remove(id: 1)
+    #expect(path.isEmpty)
+  }
+
   @Test func anUnrelatedChangeKeepsTheDetail() {
     let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
     let path = StackPath<Screen>()
