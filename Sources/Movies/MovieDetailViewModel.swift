@@ -7,9 +7,22 @@ import POMVVM
 /// (``close()``, or releasing the view model) cancels what is still
 /// loading.
 @MainActor
-public final class MovieDetailViewModel: ViewModel {
+public final class MovieDetailViewModel: ViewModel, SubscriptionOwner, Dismissible {
+  /// What the failed-load alert asks the parent to do.
+  public enum AlertAction: Hashable, Sendable {
+    /// Load the movie again, from the start of its chain.
+    case retry
+  }
+
   /// The id of the movie shown.
   public let id: Int
+
+  /// The failed-load alert, presented when a stage fails: Retry (its
+  /// action goes to the parent) and Cancel (which only dismisses it).
+  public let alert = Presentation<AlertState<AlertAction>>()
+
+  /// The observations of the stages, which present the alert.
+  public let subscriptions = SubscriptionBag()
 
   /// The movie.
   public let movie = Load<Movie>()
@@ -30,6 +43,17 @@ public final class MovieDetailViewModel: ViewModel {
     movie.whenLoaded(start: cast) { movie in try await catalog.cast(of: movie.id) }
     cast.whenLoaded(start: reviews) { [id] _ in try await catalog.reviews(of: id) }
     movie.start { try await catalog.movie(id: id) }
+    movie.observeChanges(self) { detail, status in detail.alertIfFailed(status, "the movie") }
+    cast.observeChanges(self) { detail, status in detail.alertIfFailed(status, "the cast") }
+    reviews.observeChanges(self) { detail, status in detail.alertIfFailed(status, "the reviews") }
+  }
+
+  private func alertIfFailed<Value>(_ status: LoadStatus<Value>, _ what: String) {
+    guard case .failed(let failure) = status else { return }
+    alert.present(
+      AlertState(
+        title: "Couldn't load \(what)", message: "\(failure)",
+        buttons: [ButtonState("Retry", action: .retry), .cancel()]))
   }
 
   /// Leaves the detail: cancels whatever is still loading.

@@ -140,6 +140,26 @@ struct MasterDetailInteractiveTests {
           2. [ ] second |accent
         """)
     press(.down, .enter, .character("d"))
+    #expect(feature.currentScreen.name == "delete confirmation")
+    #expect(feature.keyHelp == "←/→ choose  enter confirm  esc cancel")
+    #expect(
+      body() == """
+        Detail |bold
+          Date:   2026-11-21 10:00:00 +0000
+          Text:   second |bold
+          Switch: [ ]
+
+          Delete “second”? |bold
+          Undo brings it back.
+          [Delete]  Cancel |reverse
+        """)
+    press(.right)
+    #expect(feature.lines.last == "   Delete  [Cancel]", "the right arrow selects Cancel")
+    press(.enter)
+    #expect(feature.currentScreen.name == "detail", "Cancel keeps the item")
+    press(.character("d"), .escape)
+    #expect(feature.currentScreen.name == "detail", "escape cancels")
+    press(.character("d"), .enter)
     #expect(
       body() == """
         Items (open switches: 1) |bold

@@ -117,6 +117,33 @@ struct MoviesFeatureInteractiveTests {
     #expect(screens.last?.hasPrefix("Movies: page 1 of 8\n> 1. The Quiet Harbor (1957)") == true)
   }
 
+  @Test func aFailedDetailShowsAnAlertThatCCancelsAndRRetries() async {
+    let screens = await run([
+      .settle, .keys("l"), .settle, .keys("f\r"), .settle, .keys("c"), .settle, .keys("r"),
+      .settle,
+    ])
+    #expect(screens.count == 5)
+    guard screens.count == 5 else { return }
+    #expect(
+      screens[2]
+        == screen(
+          """
+          Movie: error: the catalog is unavailable
+            Cast:    -
+            Reviews: -
+
+            Couldn't load the movie
+            the catalog is unavailable
+            [Retry] [Cancel]
+          """, help: "r retry  c/esc cancel  q quit  ^G graph"))
+    #expect(
+      screens[3]
+        == screen(
+          "Movie: error: the catalog is unavailable\n  Cast:    -\n  Reviews: -",
+          help: detailHelp))
+    #expect(screens[4].hasPrefix("Movie: The Quiet Harbor (1957)"))
+  }
+
   @Test func fSaysThatTheNextRequestWillFailUntilOneDoes() async {
     let screens = await run([
       .settle, .keys("f"), .settle, .keys("f"), .settle, .keys("l"), .settle,

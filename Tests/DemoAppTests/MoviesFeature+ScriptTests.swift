@@ -94,12 +94,42 @@ struct MoviesFeatureScriptTests {
               Cast:    -
               Reviews: -
 
+              Couldn't load the movie
+              the catalog is unavailable
+              [Retry] [Cancel]
+
             Movie: The Quiet Harbor (1957)
               Cast:    Hana Sato, Ben Okafor, Gus Lindqvist
               Reviews: ★★☆☆☆ Slow, but it stays with you.
                        ★★★★☆ An honest, warm film.
 
             """))
+  }
+
+  @Test func aFailedLoadShowsAnAlertThatCancelDismissesAndRetryAnswers() async {
+    #expect(
+      await runMovies("load\nfail next\nopen 1\ncancel\ncancel\n")
+        == Transcript(
+          status: 1,
+          output: """
+            \(pageOne)
+
+            \(pageOne)
+
+            Movie: error: the catalog is unavailable
+              Cast:    -
+              Reviews: -
+
+              Couldn't load the movie
+              the catalog is unavailable
+              [Retry] [Cancel]
+
+            Movie: error: the catalog is unavailable
+              Cast:    -
+              Reviews: -
+
+            """,
+          error: "error: no alert is shown; use: retry, back\n"))
   }
 
   @Test func latencyChangesNothingButTheWait() async {
@@ -138,7 +168,7 @@ struct MoviesFeatureScriptTests {
     let transcript = await runMovies("load\nopen 1\nnext\nback\nback\n")
     #expect(
       transcript.error == """
-        error: 'next' is a movies command; on the movie screen use: retry, back, fail next, render, graph [dot], trace on|off, help, quit
+        error: 'next' is a movies command; on the movie screen use: retry, back, cancel, fail next, render, graph [dot], trace on|off, help, quit
         error: 'back' is a movie command; on the movies screen use: load, retry, next, prev, open N, search [TEXT], wait DURATION, fail next, render, graph [dot], trace on|off, help, quit
 
         """)

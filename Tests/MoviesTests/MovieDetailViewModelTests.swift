@@ -46,6 +46,29 @@ struct MovieDetailViewModelTests {
     #expect(view.lines == expected)
   }
 
+  @Test(arguments: [MovieCatalog.Request.movie, .cast, .reviews])
+  func aFailingStagePresentsAnAlertWithRetryAndCancel(stage: MovieCatalog.Request) async {
+    let catalog = MovieCatalog()
+    catalog.failNextRequest(stage, message: "no \(stage)")
+    let (model, _) = detail(catalog)
+    #expect(model.alert.destination == nil)
+    await model.waitUntilIdle()
+    let what =
+      switch stage {
+      case .movie: "the movie"
+      case .cast: "the cast"
+      default: "the reviews"
+      }
+    let alert = model.alert.destination
+    #expect(
+      alert
+        == AlertState(
+          title: "Couldn't load \(what)", message: "no \(stage)",
+          buttons: [ButtonState("Retry", action: .retry), .cancel()]))
+    #expect(model.alert.answer(alert!.buttons[0]) == .retry, "the parent gets Retry")
+    #expect(model.alert.destination == nil)
+  }
+
   @Test func leavingMidChainCancelsTheRest() async {
     let castRequested = Latch()
     let releaseCast = Latch()

@@ -6,7 +6,7 @@ import POMVVM
 /// and the package-benchmark suite (`KitBenchmarks`) both run these.
 package let catalog: [Comparison] =
   arrayComparisons + cellComparisons + memoryComparisons + listComparisons + timeComparisons
-  + queryComparisons + sectionedListComparisons
+  + queryComparisons + sectionedListComparisons + navigationComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"

@@ -16,6 +16,8 @@ extension MasterDetailFeature {
       return LineEditor.keyHelp
     case .detail:
       return "space toggle  e edit text  d delete  \(historyKeys)  esc/b back  q quit"
+    case .confirmDelete:
+      return "←/→ choose  enter confirm  esc cancel"
     }
   }
 
@@ -33,6 +35,13 @@ extension MasterDetailFeature {
     switch screen {
     case .list: return listBody(size: size)
     case .detail: return detailBody(size: size)
+    case .confirmDelete:
+      // The alert is drawn over the detail, under a blank line.
+      let below = detailBody(size: size)
+      let alert = alertLines.enumerated().map { index, line in
+        Frame.Line(line, style: index == 0 ? .bold : line.hasPrefix("  [") ? .reverse : [])
+      }
+      return Frame(lines: below.lines + [Frame.Line("")] + alert)
     }
   }
 
@@ -108,11 +117,16 @@ extension MasterDetailFeature {
       search(with: key)
       return .continue
     }
+    if screen == .confirmDelete {
+      handleOnConfirmation(key)
+      return .continue
+    }
     if key == .character("q") { return .quit }
     if handleHistoryKey(key) { return .continue }
     switch screen {
     case .list: handleOnList(key)
     case .detail: handleOnDetail(key)
+    case .confirmDelete: break
     }
     return .continue
   }
@@ -151,10 +165,33 @@ extension MasterDetailFeature {
     case .character("e"):
       editor = LineEditor(text: detail.textField.value)
     case .character("d"):
-      detail.tapDelete()
-      back()
+      alertSelection = 0
+      master.openDetail?.askToDelete()
     case .escape, .character("b"), .left:
       back()
+    default:
+      break
+    }
+  }
+
+  /// Chooses a button of the delete confirmation: ←/→ move, enter
+  /// answers, esc cancels.
+  private func handleOnConfirmation(_ key: Key) {
+    guard let viewModel = master.openDetail, let alert = viewModel.alert.destination else {
+      return
+    }
+    switch key {
+    case .left, .up:
+      alertSelection = max(0, alertSelection - 1)
+    case .right, .down, .tab:
+      alertSelection = min(alert.buttons.count - 1, alertSelection + 1)
+    case .enter:
+      let index = min(max(0, alertSelection), alert.buttons.count - 1)
+      alertSelection = 0
+      viewModel.answer(alert.buttons[index])
+    case .escape:
+      alertSelection = 0
+      viewModel.answer(alert.cancelButton)
     default:
       break
     }

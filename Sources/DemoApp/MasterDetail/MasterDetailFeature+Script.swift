@@ -6,7 +6,8 @@ extension MasterDetailFeature {
   /// List: `add [TEXT]`, `toggle N`, `open N`, `delete N`, rows numbered
   /// from 1 as displayed across sections, `search [TEXT]` (everything after
   /// the first space; nothing shows every item), `group on|off`. Detail: `on`, `off`, `toggle`, `text TEXT`,
-  /// `delete` (then back to the list), `back`. Both: `undo`, `redo`.
+  /// `delete` (asks; `yes` deletes and goes back to the list, `no` keeps the
+  /// item), `back`. List and detail: `undo`, `redo`.
   ///
   /// - Parameter command: A command the current screen lists.
   /// - Throws: ``ScriptError`` for a missing, extra or bad argument.
@@ -15,6 +16,7 @@ extension MasterDetailFeature {
     switch screen {
     case .list: try performOnList(command)
     case .detail: try performOnDetail(command)
+    case .confirmDelete: try performOnConfirmation(command)
     }
   }
 
@@ -77,12 +79,26 @@ extension MasterDetailFeature {
       master.history.transaction("Rename") { detail.edit(text: text) }
     case "delete":
       try command.expectNoArgument()
-      try refuseIfDeleted(!viewModel.isDetached)
-      detail.tapDelete()
-      back()
+      try refuseIfDeleted(viewModel.askToDelete())
     case "back":
       try command.expectNoArgument()
       back()
+    default:
+      throw .unknownCommand(command.word, on: currentScreen)
+    }
+  }
+
+  private func performOnConfirmation(_ command: ScriptCommand) throws(ScriptError) {
+    guard let viewModel = master.openDetail, let alert = viewModel.alert.destination else {
+      throw ScriptError("no question is asked")
+    }
+    switch command.word {
+    case "yes":
+      try command.expectNoArgument()
+      viewModel.answer(alert.buttons.first { $0.role == .destructive } ?? alert.cancelButton)
+    case "no":
+      try command.expectNoArgument()
+      viewModel.answer(alert.cancelButton)
     default:
       throw .unknownCommand(command.word, on: currentScreen)
     }

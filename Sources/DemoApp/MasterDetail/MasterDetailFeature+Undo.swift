@@ -22,15 +22,4 @@ extension MasterDetailFeature: UndoableFeature {
     }
     return true
   }
-
-  /// Gives the detail screen a new view model onto its item when an undo or
-  /// redo has put the deleted item back in the list: the old one's cells
-  /// stay detached, as the kit's law wants, and the new one edits the item
-  /// again.
-  func reopenDetailIfItCameBack() {
-    guard screen == .detail, let viewModel = detail.viewModel, viewModel.isDetached,
-      let again = viewModel.reopened()
-    else { return }
-    detail.bind(to: again)
-  }
 }

@@ -42,18 +42,27 @@ public final class MasterDetailFeature: DemoFeature {
       CommandHelp("off", "turn the switch off"),
       CommandHelp("toggle", "turn the switch on or off"),
       CommandHelp("text TEXT", "set the text to everything after the first space"),
-      CommandHelp("delete", "delete the item and go back to the list"),
+      CommandHelp("delete", "ask to delete the item; yes deletes it and goes back to the list"),
       CommandHelp("back", "go back to the list"),
       undoHelp, redoHelp,
     ])
 
-  /// The list screen, then the detail screen.
-  public static var screens: [ScriptScreen] { [listScreen, detailScreen] }
+  /// The delete confirmation, over the detail screen.
+  public static let confirmDeleteScreen = ScriptScreen(
+    name: "delete confirmation",
+    commands: [
+      CommandHelp("yes", "delete the item and go back to the list"),
+      CommandHelp("no", "keep the item and go back to the detail"),
+    ])
+
+  /// The list screen, the detail screen and the delete confirmation.
+  public static var screens: [ScriptScreen] { [listScreen, detailScreen, confirmDeleteScreen] }
 
   /// Which screen shows.
   enum Screen: Equatable {
     case list
     case detail
+    case confirmDelete
   }
 
   /// The list's view model: the shared items.
@@ -66,7 +75,16 @@ public final class MasterDetailFeature: DemoFeature {
   /// next item opened.
   public let detail = DetailView()
 
-  var screen = Screen.list
+  /// What shows follows the master's stack: the list when it is empty,
+  /// else the detail on top, with its delete confirmation over it while
+  /// that is presented.
+  var screen: Screen {
+    guard let top = master.openDetail else { return .list }
+    return top.alert.isPresented ? .confirmDelete : .detail
+  }
+
+  /// The button of the delete confirmation that the arrow keys select.
+  var alertSelection = 0
 
   // Interactive state: the selected row, the first row shown, and the text
   // being edited on the detail screen.
@@ -75,9 +93,8 @@ public final class MasterDetailFeature: DemoFeature {
   /// The search text being typed on the list screen.
   var searchEditor: LineEditor?
 
-  /// Brings the detail back to its item when an undo or redo puts the item
-  /// back in the list.
-  var reopening: Subscription?
+  /// Binds the detail screen to the detail on top of the master's stack.
+  var navigation: Subscription?
 
   /// Creates the feature on its list screen, with no items.
   ///
@@ -85,18 +102,42 @@ public final class MasterDetailFeature: DemoFeature {
   public init(environment: FeatureEnvironment) {
     master = MasterViewModel(clock: environment.now)
     list.bind(to: master)
-    reopening = master.items.observeChanges { [weak self] _ in self?.reopenDetailIfItCameBack() }
+    navigation = master.path.observeChanges { [weak self] _ in self?.followPath() }
   }
 
   /// The list or the detail screen.
   public var currentScreen: ScriptScreen {
-    screen == .list ? Self.listScreen : Self.detailScreen
+    switch screen {
+    case .list: Self.listScreen
+    case .detail: Self.detailScreen
+    case .confirmDelete: Self.confirmDeleteScreen
+    }
   }
 
   /// The lines of the screen showing: ``MasterDetail/MasterListView/lines``
   /// or ``MasterDetail/DetailView/lines``.
   public var lines: [String] {
-    screen == .list ? list.lines : detail.lines
+    switch screen {
+    case .list: list.lines
+    case .detail: detail.lines
+    case .confirmDelete: detail.lines + [""] + alertLines
+    }
+  }
+
+  /// The delete confirmation as lines: its title, its message and its
+  /// buttons, with control characters made visible.
+  var alertLines: [String] {
+    guard let alert = master.openDetail?.alert.destination else { return [] }
+    var lines = ["  \(alert.title.withVisibleControlCharacters)"]
+    if let message = alert.message { lines.append("  \(message.withVisibleControlCharacters)") }
+    let buttons = alert.buttons.enumerated().map { index, button in
+      let label = button.label.withVisibleControlCharacters
+      return index == alertSelection ? "[\(label)]" : " \(label) "
+    }
+    var row = "  " + buttons.joined(separator: " ")
+    while row.last == " " { row.removeLast() }
+    lines.append(row)
+    return lines
   }
 
   /// How many rows the list shows.
@@ -107,20 +148,27 @@ public final class MasterDetailFeature: DemoFeature {
   /// - Returns: `false` if the row has no item.
   @discardableResult
   func open(row index: Int) -> Bool {
-    guard list.rows.indices.contains(index), let id = list.rows[index].viewModel?.id,
-      let viewModel = master.detailViewModel(for: id)
+    guard list.rows.indices.contains(index), let id = list.rows[index].viewModel?.id
     else { return false }
-    detail.bind(to: viewModel)
-    screen = .detail
-    editor = nil
-    return true
+    return master.open(id: id) != nil
   }
 
-  /// Goes back to the list, unbinding the detail screen.
+  /// Goes back to the list: pops the detail.
   func back() {
-    detail.unbind()
+    if !master.path.pop() { followPath() }
+  }
+
+  /// Binds the detail screen to the detail on top of the stack, or unbinds
+  /// it when the list shows: after `open`, `back`, and a deletion of the
+  /// item from anywhere (the tie pops its detail).
+  func followPath() {
     editor = nil
-    screen = .list
-    cursor.clamp(toRowCount: rowCount)
+    alertSelection = 0
+    if let top = master.openDetail {
+      if detail.viewModel !== top { detail.bind(to: top) }
+    } else {
+      detail.unbind()
+      cursor.clamp(toRowCount: rowCount)
+    }
   }
 }

@@ -5,6 +5,9 @@ extension MoviesFeature {
   /// The keys of the current screen.
   public var keyHelp: String {
     if searchEditor != nil { return "type to search  enter/esc done" }
+    if detailViewModel?.alert.isPresented == true {
+      return "r retry  c/esc cancel  q quit"
+    }
     return detailViewModel == nil
       ? "l load  ↑/↓ move  ←/→ page  enter open  / search  r retry  f fail next  q quit"
       : "esc/b back  r retry  f fail next  q quit"
@@ -42,8 +45,15 @@ extension MoviesFeature {
 
   private func screenBody() -> Frame {
     guard detailViewModel == nil else {
+      // The detail, with its failed-load alert under it while it shows:
+      // the alert's title bold, its buttons reversed.
+      let alertTitle = detail.lines.count + 1
       return Frame(
-        lines: detail.lines.enumerated().map { Frame.Line($1, style: $0 == 0 ? .bold : []) })
+        lines: lines.enumerated().map { index, line in
+          let isButtons = index > alertTitle && line.hasPrefix("  [")
+          return Frame.Line(
+            line, style: index == 0 || index == alertTitle ? .bold : isButtons ? .reverse : [])
+        })
     }
     let lines = list.lines
     guard rowCount > 0 else {
@@ -86,9 +96,16 @@ extension MoviesFeature {
     case .character("r"):
       if detailViewModel == nil {
         movies.send(.retry)
+      } else if let alert = detailViewModel?.alert.destination,
+        let retry = alert.button(labelled: "Retry")
+      {
+        answer(retry)
       } else {
         retryDetail()
       }
+    case .character("c") where detailViewModel?.alert.isPresented == true,
+      .escape where detailViewModel?.alert.isPresented == true:
+      if let alert = detailViewModel?.alert.destination { answer(alert.cancelButton) }
     default:
       if detailViewModel == nil {
         handleOnList(key)

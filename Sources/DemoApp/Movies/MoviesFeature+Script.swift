@@ -64,7 +64,19 @@ extension MoviesFeature {
     switch command.word {
     case "retry":
       try command.expectNoArgument()
-      retryDetail()
+      if let detail = detailViewModel, let alert = detail.alert.destination,
+        let retry = alert.button(labelled: "Retry")
+      {
+        answer(retry)
+      } else {
+        retryDetail()
+      }
+    case "cancel":
+      try command.expectNoArgument()
+      guard let alert = detailViewModel?.alert.destination else {
+        throw ScriptError("no alert is shown; use: retry, back")
+      }
+      answer(alert.cancelButton)
     case "back":
       try command.expectNoArgument()
       back()

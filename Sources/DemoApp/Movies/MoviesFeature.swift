@@ -44,6 +44,7 @@ public final class MoviesFeature: DemoFeature {
     commands: [
       CommandHelp("retry", "load the movie, its cast and its reviews again"),
       CommandHelp("back", "go back to the list (cancels what is still loading)"),
+      CommandHelp("cancel", "dismiss the alert of a failed load; the error stays shown"),
       CommandHelp("fail next", "make the catalog's next request fail"),
     ])
 
@@ -71,8 +72,16 @@ public final class MoviesFeature: DemoFeature {
   /// The detail screen.
   public let detail = MovieDetailView()
 
-  /// The detail's view model, while a movie is open.
-  private(set) var detailViewModel: MovieDetailViewModel?
+  /// The screens pushed over the list: the detail of the movie open.
+  ///
+  /// A popped detail is released, and what it still loads with it.
+  public let path = StackPath<MovieDetailViewModel>()
+
+  /// The detail's view model, while a movie is open: the top of ``path``.
+  var detailViewModel: MovieDetailViewModel? { path.last }
+
+  /// Binds the detail screen to the top of ``path``.
+  private var navigation: Subscription?
 
   /// The selected row on the terminal.
   var cursor = ListCursor()
@@ -86,6 +95,17 @@ public final class MoviesFeature: DemoFeature {
     search = MovieSearchViewModel(catalog: catalog, clock: environment.clock)
     list.bind(to: movies)
     searchView.bind(to: search)
+    navigation = path.observeChanges { [weak self] _ in self?.followPath() }
+  }
+
+  /// Binds the detail screen to the movie on top of the stack, or unbinds
+  /// it when the list shows.
+  private func followPath() {
+    if let top = path.last {
+      if detail.viewModel !== top { detail.bind(to: top) }
+    } else {
+      detail.unbind()
+    }
   }
 
   /// The screen showing now.
@@ -93,9 +113,24 @@ public final class MoviesFeature: DemoFeature {
     detailViewModel == nil ? Self.listScreen : Self.detailScreen
   }
 
-  /// The screen as text.
+  /// The screen as text: the list, or the detail with its failed-load
+  /// alert under it.
   public var lines: [String] {
-    detailViewModel == nil ? list.lines + searchView.lines : detail.lines
+    guard let detailViewModel else { return list.lines + searchView.lines }
+    guard let alert = detailViewModel.alert.destination else { return detail.lines }
+    var lines = detail.lines + ["", "  \(alert.title.withVisibleControlCharacters)"]
+    if let message = alert.message { lines.append("  \(message.withVisibleControlCharacters)") }
+    lines.append("  " + alert.buttons.map { "[\($0.label)]" }.joined(separator: " "))
+    return lines
+  }
+
+  /// Answers the failed-load alert: Retry loads the movie again; Cancel
+  /// dismisses the alert and leaves the error shown.
+  func answer(_ button: ButtonState<MovieDetailViewModel.AlertAction>) {
+    switch detailViewModel?.alert.answer(button) {
+    case .retry?: retryDetail()
+    case nil: break
+    }
   }
 
   /// Waits until the list's and the detail's requests have finished.
@@ -122,24 +157,20 @@ public final class MoviesFeature: DemoFeature {
   /// Opens the movie of a row.
   func open(row index: Int) {
     guard let movie = movies.movie(atRow: index + 1) else { return }
-    let viewModel = MovieDetailViewModel(id: movie.id, catalog: catalog)
-    detail.bind(to: viewModel)
-    detailViewModel = viewModel
+    path.push(MovieDetailViewModel(id: movie.id, catalog: catalog))
   }
 
   /// Leaves the detail, cancelling what it still loads.
   func back() {
     detailViewModel?.close()
-    detail.unbind()
-    detailViewModel = nil
+    path.pop()
   }
 
   /// Loads the open movie again, from the start of its chain.
   func retryDetail() {
     guard let open = detailViewModel else { return }
     open.close()
-    let viewModel = MovieDetailViewModel(id: open.id, catalog: catalog)
-    detail.bind(to: viewModel)
-    detailViewModel = viewModel
+    path.pop()
+    path.push(MovieDetailViewModel(id: open.id, catalog: catalog))
   }
 }

@@ -24,9 +24,12 @@ import POMVVM
 /// }
 /// ```
 @MainActor
-public final class DetailViewModel: ViewModel, Switchable, ItemDataSource {
+public final class DetailViewModel: ViewModel, Switchable, ItemDataSource, Dismissible {
   /// The id of the item the screen shows.
   public let id: Item.ID
+
+  /// The delete confirmation, while it shows (``askToDelete()``).
+  public let alert = Presentation<AlertState<DetailAlertAction>>()
 
   /// When the item was added.
   public let date: ProjectedCell<ElementCell<Item>, Date>
@@ -68,6 +71,33 @@ public final class DetailViewModel: ViewModel, Switchable, ItemDataSource {
   /// - Returns: The new view model, or `nil` if no item has this id.
   public func reopened() -> DetailViewModel? {
     items.cell(for: id).map { DetailViewModel(item: $0, in: items, history: history) }
+  }
+
+  /// Asks the user to confirm the deletion: presents an alert with a
+  /// destructive Delete and a Cancel.
+  ///
+  /// - Returns: `false`, presenting nothing, if the item was already deleted.
+  @discardableResult
+  public func askToDelete() -> Bool {
+    guard !isDetached else { return false }
+    alert.present(
+      AlertState(
+        title: "Delete “\(text.value)”?",
+        message: "Undo brings it back.",
+        buttons: [.destructive("Delete", action: .confirmDelete), .cancel()]))
+    return true
+  }
+
+  /// Takes the user's answer to the delete confirmation: Delete deletes the
+  /// item (and its detail leaves the stack it was pushed on); Cancel only
+  /// dismisses.
+  ///
+  /// - Parameter button: The button chosen.
+  public func answer(_ button: ButtonState<DetailAlertAction>) {
+    switch alert.answer(button) {
+    case .confirmDelete?: delete()
+    case nil: break
+    }
   }
 
   /// Deletes the item the screen shows.

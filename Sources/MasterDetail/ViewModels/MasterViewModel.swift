@@ -116,6 +116,28 @@ public final class MasterViewModel: ViewModel, MasterDataSource, MasterBusinessD
     return DetailViewModel(item: cell, in: items, history: history)
   }
 
+  /// The screens pushed over the list: an item's detail, tied to its item,
+  /// so that deleting the item anywhere (another screen, an undo) takes
+  /// its detail off the stack.
+  public let path = StackPath<MasterDetailScreen>()
+
+  /// Pushes the detail of an item, tied to the item: when the item is
+  /// deleted (from the list, from the detail, by an undo), the detail
+  /// leaves the stack, and a redo does not bring it back.
+  ///
+  /// - Parameter id: The item's id.
+  /// - Returns: The detail's view model, or `nil` if no item has that id.
+  @discardableResult
+  public func open(id: Item.ID) -> DetailViewModel? {
+    guard let cell = items.cell(for: id) else { return nil }
+    let detail = DetailViewModel(item: cell, in: items, history: history)
+    guard path.push(.detail(detail), tiedTo: cell) != nil else { return nil }
+    return detail
+  }
+
+  /// The detail on top of the stack, if one shows.
+  public var openDetail: DetailViewModel? { path.last?.detail }
+
   /// A live query of the items that match ``searchText``, in the array's
   /// order; it filters again, in one change, when the text changes.
   ///

@@ -1,0 +1,77 @@
+/// An alert or a confirmation dialog as data: a title, a message and
+/// buttons with typed actions.
+///
+/// Present it through a ``Presentation`` (usually as one case of a
+/// destination enum); when the user chooses a button, the view calls
+/// ``Presentation/answer(_:fileID:line:)``, which dismisses the alert and
+/// gives the button's action to the parent. Being a value, `Equatable` when
+/// `Action` is, it is what a test compares:
+///
+/// ```swift
+/// enum DeleteAction: Equatable { case confirm }
+/// let alert = AlertState<DeleteAction>(
+///   title: "Delete “Groceries”?", message: "This cannot be undone.",
+///   buttons: [.destructive("Delete", action: .confirm), .cancel()])
+/// ```
+///
+/// An alert with no cancel button gets a Cancel added by the platform; so
+/// ``cancelButton`` is never `nil` here either: without one, it is an
+/// implicit "Cancel" with no action, as the platforms do.
+public struct AlertState<Action>: Identifiable {
+  /// How the platform shows it.
+  public enum Style: Hashable, Sendable {
+    /// A centered alert (`.alert`, `UIAlertController.Style.alert`).
+    case alert
+    /// A confirmation dialog or action sheet (`.confirmationDialog`,
+    /// `UIAlertController.Style.actionSheet`).
+    case confirmationDialog
+  }
+
+  /// The alert's identity, for `.alert(item:)`-style APIs: its title.
+  public var id: String { title }
+  /// The title.
+  public var title: String
+  /// The message under the title, if any.
+  public var message: String?
+  /// The buttons, in the order shown.
+  public var buttons: [ButtonState<Action>]
+  /// Alert or confirmation dialog.
+  public var style: Style
+
+  /// Creates an alert.
+  ///
+  /// - Parameters:
+  ///   - title: The title.
+  ///   - message: The message under the title; none by default.
+  ///   - buttons: The buttons; an OK button with no action by default.
+  ///   - style: ``Style/alert`` by default.
+  public init(
+    title: String, message: String? = nil,
+    buttons: [ButtonState<Action>] = [ButtonState("OK", role: .cancel)],
+    style: Style = .alert
+  ) {
+    self.title = title
+    self.message = message
+    self.buttons = buttons
+    self.style = style
+  }
+
+  /// The button the user chose by its label, if the alert has one.
+  ///
+  /// - Parameter label: The text on the button.
+  /// - Returns: The first button with that label, or `nil`.
+  public func button(labelled label: String) -> ButtonState<Action>? {
+    buttons.first { $0.label == label }
+  }
+
+  /// The button a dismissal without a choice stands for (a tap outside a
+  /// dialog, the Escape key): the cancel button, or else an implicit
+  /// "Cancel" with no action.
+  public var cancelButton: ButtonState<Action> {
+    buttons.first { $0.role == .cancel } ?? .cancel()
+  }
+}
+
+extension AlertState: Equatable where Action: Equatable {}
+extension AlertState: Hashable where Action: Hashable {}
+extension AlertState: Sendable where Action: Sendable {}

@@ -1,0 +1,236 @@
+/// At most one presented destination — a sheet, a full-screen cover, a
+/// popover, an alert, a confirmation dialog — that a view model owns and the
+/// platform follows.
+///
+/// The destination is usually an enum whose cases hold child view models
+/// (and ``AlertState``s):
+///
+/// ```swift
+/// enum Destination { case edit(EditViewModel), deleteAlert(AlertState<DeleteAction>) }
+/// let destination = Presentation<Destination>()
+/// destination.present(.edit(EditViewModel(draft: item)))
+/// destination.dismiss()
+/// ```
+///
+/// ## Semantics
+///
+/// - ``present(_:)`` while something is presented replaces it: the platform
+///   dismisses the first and presents the second, and the first is released.
+///   There is never more than one destination.
+/// - ``dismiss()`` with nothing presented changes nothing and tells no one.
+/// - The platform's own dismissal (a swipe down, a tap outside a popover, an
+///   alert's button) writes `nil` to ``destination``, as SwiftUI's
+///   `.sheet(item:)` does. It dismisses whatever is presented, and is
+///   never a trap. A write made while the presentation is telling its
+///   observers of a change is applied when that delivery ends.
+/// - A dismissed destination is released, with what its view models
+///   started (``Effects``, ``Load``s, timers), unless something else holds
+///   it.
+///
+/// Reads of ``destination`` register with Observation tracking.
+@MainActor
+public final class Presentation<Destination>: ObservableCell {
+  /// What is presented; stored so that ``BindingGraph`` and
+  /// `StateRecorder` find the view models it holds.
+  private var _destination: Destination?
+  private let state: Observable<Destination?>
+  private var deliveryDepth = 0
+  private var pendingWrites: [Destination?] = []
+  /// The ``Dismissible`` view models the destination holds, by identity.
+  private var dismissibles: [ObjectIdentifier] = []
+  /// Bumped by every present, so that a child's late `dismiss()` cannot
+  /// close a newer destination.
+  private var generation = 0
+  /// What the destination presented with ``present(_:tiedTo:fileID:line:)`` follows.
+  private var tie: Subscription?
+
+  /// Creates a presentation with nothing presented.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where it is made, for ``BindingGraph``; by default, the
+  ///     caller's file.
+  ///   - line: Where it is made; by default, the caller's line.
+  public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    state = Observable(nil, isDuplicate: nil, fileID: fileID, line: line)
+  }
+
+  isolated deinit {
+    _Dismissals.unregister(dismissibles, in: self)
+  }
+
+  /// What is presented, or `nil`; what `.sheet(item:)` binds to.
+  ///
+  /// Setting `nil` is the platform's dismissal; setting a destination
+  /// presents it (see ``present(_:)``).
+  public var destination: Destination? {
+    get {
+      state._trackRead()
+      return _destination
+    }
+    set {
+      if deliveryDepth > 0 {
+        pendingWrites.append(newValue)
+        return
+      }
+      apply(newValue)
+    }
+  }
+
+  /// What is presented, or `nil`; what observers are told.
+  public var value: Destination? { destination }
+
+  /// Whether something is presented.
+  public var isPresented: Bool { destination != nil }
+
+  /// Presents `destination`, replacing whatever is presented.
+  ///
+  /// - Parameter destination: The destination.
+  public func present(_ destination: Destination) {
+    apply(destination)
+  }
+
+  /// Presents a destination that edits one element of an
+  /// ``ObservableArray``, tied to that element: when the element is removed
+  /// (by another screen, a `replaceAll`, an undo), the destination is
+  /// dismissed, and an undo or redo that puts the element back does not
+  /// present it again.
+  ///
+  /// - Parameters:
+  ///   - destination: The destination.
+  ///   - cell: The cell of the element it edits.
+  ///   - fileID: The file of the call, for a report; by default, the caller's.
+  ///   - line: The line of the call, for a report; by default, the caller's.
+  /// - Returns: `false`, presenting nothing, if the element was removed
+  ///   already (reported to ``Diagnostics``).
+  @discardableResult
+  public func present<Element>(
+    _ destination: Destination, tiedTo cell: ElementCell<Element>,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool {
+    guard !cell.isDetached else {
+      Diagnostics.report(
+        "present refused: the element with id \(_visibleControls(String(describing: cell.id))) "
+          + "was removed from its array, so its destination would edit nothing",
+        fileID: fileID, line: line)
+      return false
+    }
+    apply(destination)
+    // An observer of the presentation may have replaced it already.
+    guard _destination != nil else { return true }
+    let presented = generation
+    // The tie keeps the cell, so that it follows the element even when
+    // the destination holds only its id.
+    tie = cell.detachment.observeChanges { [weak self, cell] detached in
+      withExtendedLifetime(cell) {}
+      guard detached, let self, self.generation == presented else { return }
+      self.apply(nil)
+    }
+    return true
+  }
+
+  /// Dismisses whatever is presented; with nothing presented, does nothing.
+  public func dismiss() {
+    apply(nil)
+  }
+
+  /// Takes the user's answer to the alert presented: dismisses it, as the
+  /// platform does for every button of an alert, and gives back the
+  /// button's action for the parent to carry out.
+  ///
+  /// ```swift
+  /// if let action = model.destination.answer(button) { model.confirm(action) }
+  /// ```
+  ///
+  /// A button with no action (a plain Cancel) gives `nil`: it only
+  /// dismisses. An answer that comes when nothing is presented (a second
+  /// tap on a button of an alert already gone) gives `nil` too, and is
+  /// reported to ``Diagnostics``, so a double tap on Delete never deletes
+  /// twice.
+  ///
+  /// - Parameters:
+  ///   - button: The button the user chose.
+  ///   - fileID: The file of the call, for a report; by default, the caller's.
+  ///   - line: The line of the call, for a report; by default, the caller's.
+  /// - Returns: The action to carry out, or `nil`.
+  @discardableResult
+  public func answer<Action>(
+    _ button: ButtonState<Action>, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Action? {
+    guard _destination != nil else {
+      Diagnostics.report(
+        "answer \"\(_visibleControls(button.label))\" ignored: nothing is presented (the "
+          + "alert was dismissed already)", fileID: fileID, line: line)
+      return nil
+    }
+    apply(nil)
+    return button.action
+  }
+
+  private func apply(_ newValue: Destination?) {
+    if newValue == nil && _destination == nil { return }
+    _Dismissals.unregister(dismissibles, in: self)
+    dismissibles = []
+    tie?.cancel()
+    tie = nil
+    _destination = newValue
+    generation += 1
+    if let newValue {
+      let presented = generation
+      dismissibles = _Dismissals.register(newValue, in: self) { [weak self] in
+        guard let self, self.generation == presented, self._destination != nil else { return false }
+        self.apply(nil)
+        return true
+      }
+    }
+    deliver()
+  }
+
+  /// Whether the presentation is telling its observers of a change; for
+  /// POMVVMTesting's headless presenter.
+  package var _isDelivering: Bool { deliveryDepth > 0 }
+
+  private func deliver() {
+    deliveryDepth += 1
+    state.value = _destination
+    deliveryDepth -= 1
+    guard deliveryDepth == 0 else { return }
+    while !pendingWrites.isEmpty {
+      let write = pendingWrites.removeFirst()
+      // Only a dismissal is taken after a delivery: a destination written
+      // then would deliver again, and could loop.
+      if write == nil {
+        apply(nil)
+      } else {
+        let message =
+          "Presentation<\(_typeName(Destination.self, qualified: false))> did not take a "
+          + "destination written while it was telling its observers of a change; present "
+          + "it once the delivery is over"
+        Diagnostics.report(
+          _Culprit.report(
+            message, fileID: _Culprit.throughValue, line: _Culprit.line(of: state)))
+      }
+    }
+  }
+
+  /// Calls `handler` with what is presented now, then after every change.
+  ///
+  /// - Parameter handler: Called on the main actor with the destination.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  public func observe(_ handler: @escaping @MainActor (Destination?) -> Void) -> Subscription {
+    state.observe(handler)
+  }
+
+  /// Calls `handler` after every change from now on.
+  ///
+  /// - Parameter handler: Called on the main actor with the destination.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  public func observeChanges(_ handler: @escaping @MainActor (Destination?) -> Void)
+    -> Subscription
+  {
+    state.observeChanges(handler)
+  }
+}
+
+extension Presentation: _GraphContainer {}

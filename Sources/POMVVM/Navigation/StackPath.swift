@@ -1,0 +1,471 @@
+/// An ordered stack of screens that a view model owns and the platform's
+/// navigation stack follows.
+///
+/// Each screen is usually an enum case holding a child view model. A push
+/// gives the screen an ``ID`` that is never reused within the stack, so a
+/// SwiftUI `NavigationStack(path:)` (through ``ids``) and a UIKit
+/// `UINavigationController` (through ``observe(_:)``) can tell screens apart
+/// even when two show the same thing.
+///
+/// ```swift
+/// enum Screen { case detail(DetailViewModel), history(HistoryViewModel) }
+/// let path = StackPath<Screen>()
+/// let detail = path.push(.detail(DetailViewModel(item: 42)))
+/// path.push(.history(HistoryViewModel(item: 42)))
+/// path.pop(from: detail)    // back to the root, the history with it
+/// ```
+///
+/// ## Two writers
+///
+/// The model pushes and pops; the platform pops on its own too (the back
+/// button, a swipe, a double tap on Back). The platform's pops arrive as
+/// writes of ``ids``, and nothing such a write holds can crash the stack or
+/// make it loop:
+///
+/// - A prefix of the current ids is a pop to it.
+/// - Otherwise the write is read as the user's pops and cut where it first
+///   leaves out a screen of the stack: that screen and those above it are
+///   popped (as ``pop(from:)`` does), and the screens below it stay. Ids the
+///   stack does not hold (screens the model already popped) and a new order
+///   of the screens kept are not taken: they are reported to
+///   ``Diagnostics``, and the observers are told the stack as it is, so the
+///   platform shows the model's stack again.
+/// - A write made while the stack is telling its observers of a change is
+///   applied when that delivery ends, against the stack as it then is.
+///
+/// So two writes in one frame, the model's and the platform's, in either
+/// order, end in one stack, which every observer is then told.
+///
+/// ## Lifetimes
+///
+/// The stack holds its screens strongly and nothing else: a popped screen is
+/// released, with its ``Effects``, ``Load``s, timers and subscriptions,
+/// unless something else holds it.
+///
+/// Reads of ``screens``, ``ids``, ``entries`` and ``count`` register with
+/// Observation tracking, so SwiftUI follows the stack.
+@MainActor
+public final class StackPath<Screen>: ObservableCell {
+  /// The identity of one push: `Hashable`, never reused within its stack.
+  public struct ID: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The push's number in its stack, from 1.
+    public let rawValue: Int
+
+    /// Creates an id from its number.
+    ///
+    /// - Parameter rawValue: The push's number.
+    public init(rawValue: Int) {
+      self.rawValue = rawValue
+    }
+
+    /// `#` and the number: `#3`.
+    public var description: String { "#\(rawValue)" }
+  }
+
+  /// One screen of the stack and the id its push was given.
+  public struct Entry {
+    /// The push's id.
+    public let id: ID
+    /// The screen.
+    public let screen: Screen
+
+    @usableFromInline
+    init(id: ID, screen: Screen) {
+      self.id = id
+      self.screen = screen
+    }
+  }
+
+  /// The screens, bottom first; stored so that ``BindingGraph`` and
+  /// `StateRecorder` find the view models they hold.
+  @usableFromInline
+  var _entries: [Entry]
+  /// The observers' list, holding the number of screens.
+  ///
+  /// The entries are not copied into it: a push into a shared buffer would
+  /// copy the stack.
+  @usableFromInline
+  let state: Observable<Int>
+  @usableFromInline
+  var nextID = 1
+  /// How many deliveries of the stack's changes are under way.
+  @usableFromInline
+  var deliveryDepth = 0
+  /// The platform's writes that came during a delivery, applied after it.
+  @usableFromInline
+  var pendingWrites: [(ids: [ID], fileID: StaticString, line: UInt)] = []
+  /// What each screen tied to an element follows (``push(_:tiedTo:whenRemoved:fileID:line:)``).
+  @usableFromInline
+  var ties: [ID: Subscription] = [:]
+  /// The screens that stay shown though their element was removed.
+  @usableFromInline
+  var shownAsDeleted: Set<ID> = []
+  /// The ``Dismissible`` view models each screen holds, by identity.
+  @usableFromInline
+  var dismissibles: [ID: [ObjectIdentifier]] = [:]
+  /// Whether a screen may hold a ``Dismissible`` view model: `false` for a
+  /// class that does not conform, which then costs a push nothing.
+  @usableFromInline
+  let mayHoldDismissibles: Bool
+
+  /// Creates a stack holding `screens`, bottom first, each pushed in turn.
+  ///
+  /// - Parameters:
+  ///   - screens: The screens; empty by default.
+  ///   - fileID: Where the stack is made, for ``BindingGraph``; by default,
+  ///     the caller's file.
+  ///   - line: Where the stack is made; by default, the caller's line.
+  public init(_ screens: [Screen] = [], fileID: StaticString = #fileID, line: UInt = #line) {
+    var entries: [Entry] = []
+    entries.reserveCapacity(screens.count)
+    for (offset, screen) in screens.enumerated() {
+      entries.append(Entry(id: ID(rawValue: offset + 1), screen: screen))
+    }
+    nextID = screens.count + 1
+    _entries = entries
+    state = Observable(entries.count, isDuplicate: nil, fileID: fileID, line: line)
+    mayHoldDismissibles =
+      !(Screen.self is AnyObject.Type) || Screen.self is any Dismissible.Type
+    for entry in entries { register(entry) }
+  }
+
+  isolated deinit {
+    for keys in dismissibles.values { _Dismissals.unregister(keys, in: self) }
+    for tie in ties.values { tie.cancel() }
+  }
+
+  // MARK: - Reading
+
+  /// The screens and their ids, bottom first; what observers are told.
+  ///
+  /// - Complexity: O(1).
+  public var value: [Entry] {
+    state._trackRead()
+    return _entries
+  }
+
+  /// The screens and their ids, bottom first.
+  ///
+  /// - Complexity: O(1).
+  public var entries: [Entry] { value }
+
+  /// The screens, bottom first.
+  ///
+  /// - Complexity: O(*n*).
+  public var screens: [Screen] { value.map(\.screen) }
+
+  /// How many screens the stack holds.
+  ///
+  /// - Complexity: O(1).
+  public var count: Int { value.count }
+
+  /// Whether the stack holds no screen.
+  public var isEmpty: Bool { value.isEmpty }
+
+  /// The top screen, or `nil` for an empty stack.
+  public var last: Screen? { value.last?.screen }
+
+  /// The screen pushed with `id`, or `nil` if it is not on the stack.
+  ///
+  /// - Parameter id: The push's id.
+  /// - Complexity: O(*n*).
+  public subscript(id id: ID) -> Screen? {
+    value.last { $0.id == id }?.screen
+  }
+
+  /// Whether the screen pushed with `id` is shown though the element it is
+  /// tied to was removed (the ``ElementRemovalPolicy/keepShownAsDeleted``
+  /// policy).
+  ///
+  /// - Parameter id: The push's id.
+  /// - Returns: `true` once the element of a screen kept that way is gone.
+  public func isShownAsDeleted(_ id: ID) -> Bool {
+    state._trackRead()
+    return shownAsDeleted.contains(id)
+  }
+
+  /// The ids of the screens, bottom first; what a SwiftUI
+  /// `NavigationStack(path:)` binds to.
+  ///
+  /// Setting it is the platform's own pop: see "Two writers" above. A write
+  /// that asks for something the stack does not do is reported to
+  /// ``Diagnostics``, naming the stack's origin, and never traps; call
+  /// ``setIDs(_:fileID:line:)`` to have the report name your line.
+  ///
+  /// - Complexity: O(*n* + *m*), where *m* is the length of the write.
+  public var ids: [ID] {
+    get { value.map(\.id) }
+    set { setIDs(newValue, fileID: _Culprit.throughValue, line: _Culprit.line(of: state)) }
+  }
+
+  // MARK: - The model's writes
+
+  /// Pushes a screen on top.
+  ///
+  /// - Parameter screen: The screen.
+  /// - Returns: The push's id, new to this stack.
+  /// - Complexity: Amortized O(1), plus the observers.
+  @inlinable
+  @discardableResult
+  public func push(_ screen: Screen) -> ID {
+    let id = ID(rawValue: nextID)
+    nextID += 1
+    let entry = Entry(id: id, screen: screen)
+    _entries.append(entry)
+    if mayHoldDismissibles { register(entry) }
+    deliver()
+    return id
+  }
+
+  /// Pops the top screen.
+  ///
+  /// - Returns: `false`, changing nothing, if the stack is empty.
+  /// - Complexity: O(1), plus the observers.
+  @inlinable
+  @discardableResult
+  public func pop() -> Bool {
+    guard !_entries.isEmpty else { return false }
+    cut(at: _entries.count - 1)
+    return true
+  }
+
+  /// Pops the screen pushed with `id` and every screen above it.
+  ///
+  /// - Parameter id: The push's id.
+  /// - Returns: `false`, changing nothing, if no screen of the stack has
+  ///   that id (it was popped already).
+  /// - Complexity: O(*n*), plus the observers.
+  @discardableResult
+  public func pop(from id: ID) -> Bool {
+    guard let index = _entries.firstIndex(where: { $0.id == id }) else { return false }
+    cut(at: index)
+    return true
+  }
+
+  /// Pops every screen above the one pushed with `id`, which stays on top.
+  ///
+  /// - Parameter id: The push's id.
+  /// - Returns: `false`, changing nothing, if no screen of the stack has
+  ///   that id.
+  /// - Complexity: O(*n*), plus the observers.
+  @discardableResult
+  public func pop(to id: ID) -> Bool {
+    guard let index = _entries.firstIndex(where: { $0.id == id }) else { return false }
+    cut(at: index + 1)
+    return true
+  }
+
+  /// Pops every screen: the root view shows.
+  ///
+  /// - Complexity: O(*n*), plus the observers.
+  public func popToRoot() {
+    cut(at: 0)
+  }
+
+  /// Replaces every screen with `screens`, each with a new id: a deep link.
+  ///
+  /// The observers are told once.
+  ///
+  /// - Parameter screens: The new screens, bottom first.
+  /// - Complexity: O(*n* + *m*), plus the observers.
+  @inlinable
+  public func replace(with screens: [Screen]) {
+    var entries: [Entry] = []
+    entries.reserveCapacity(screens.count)
+    let first = nextID
+    for (offset, screen) in screens.enumerated() {
+      entries.append(Entry(id: ID(rawValue: first + offset), screen: screen))
+    }
+    nextID = first + screens.count
+    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty {
+      _entries = entries
+    } else {
+      let removed = _entries
+      _entries = entries
+      forget(removed[...])
+    }
+    if mayHoldDismissibles {
+      for entry in entries { register(entry) }
+    }
+    deliver()
+  }
+
+  // MARK: - The platform's writes
+
+  /// Takes the platform's write of the ids it shows: its own pops.
+  ///
+  /// See "Two writers" in the type's discussion for how a write is read.
+  ///
+  /// - Parameters:
+  ///   - newIDs: The ids the platform shows, bottom first.
+  ///   - fileID: The file of the code that wrote; by default, the caller's.
+  ///   - line: The line of the code that wrote; by default, the caller's.
+  /// - Returns: `true` if the stack now has exactly these ids; `false` if
+  ///   part of the write was not taken (reported to ``Diagnostics``) or it
+  ///   waits for a delivery under way to end.
+  /// - Complexity: O(*n* + *m*), where *m* is the length of the write.
+  @discardableResult
+  public func setIDs(
+    _ newIDs: [ID], fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Bool {
+    if deliveryDepth > 0 {
+      pendingWrites.append((newIDs, fileID, line))
+      return false
+    }
+    return apply(newIDs, fileID: fileID, line: line, correcting: true)
+  }
+
+  private func apply(
+    _ newIDs: [ID], fileID: StaticString, line: UInt, correcting: Bool
+  ) -> Bool {
+    // The common case, a pop: a prefix of the stack.
+    if newIDs.count <= _entries.count,
+      zip(newIDs, _entries).allSatisfy({ $0 == $1.id })
+    {
+      if newIDs.count < _entries.count { cut(at: newIDs.count) }
+      return true
+    }
+    let written = Set(newIDs)
+    let kept = _entries.firstIndex { !written.contains($0.id) } ?? _entries.count
+    let held = Set(_entries[..<kept].lazy.map(\.id))
+    let unknown = newIDs.filter { !held.contains($0) }
+    var problems: [String] = []
+    if !unknown.isEmpty {
+      problems.append(
+        "ids \(unknown.map(\.description).joined(separator: ", ")) are not on the stack "
+          + "(popped already, or never pushed)")
+    }
+    let keptIDs = newIDs.filter { held.contains($0) }
+    if !keptIDs.elementsEqual(_entries[..<kept].lazy.map(\.id)) {
+      problems.append("the screens cannot be reordered")
+    }
+    let message =
+      "StackPath<\(_typeName(Screen.self, qualified: false))> took part of a write of its "
+      + "ids: \(problems.joined(separator: "; ")); it keeps "
+      + (kept == 0 ? "no screen" : "its \(kept) bottom screen\(kept == 1 ? "" : "s")")
+    let report = _Culprit.report(message, fileID: fileID, line: line)
+    Diagnostics.report(report)
+    if kept < _entries.count {
+      cut(at: kept)
+    } else if correcting {
+      // Nothing changed, but the platform shows something else: tell it
+      // the stack as it is.
+      deliver()
+    }
+    return false
+  }
+
+  // MARK: - Internal
+
+  /// Pops the screens from `index` up.
+  @inlinable
+  func cut(at index: Int) {
+    guard index < _entries.count else { return }
+    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty {
+      _entries.removeSubrange(index...)
+    } else {
+      let removed = Array(_entries[index...])
+      _entries.removeSubrange(index...)
+      forget(removed[...])
+    }
+    deliver()
+  }
+
+  /// Ends what the stack keeps for screens that left it.
+  @usableFromInline
+  func forget(_ removed: ArraySlice<Entry>) {
+    for entry in removed {
+      if !dismissibles.isEmpty, let keys = dismissibles.removeValue(forKey: entry.id) {
+        _Dismissals.unregister(keys, in: self)
+      }
+      if !ties.isEmpty, let tie = ties.removeValue(forKey: entry.id) { tie.cancel() }
+      if !shownAsDeleted.isEmpty { shownAsDeleted.remove(entry.id) }
+    }
+  }
+
+  /// Lets the view models a screen holds dismiss themselves.
+  @usableFromInline
+  func register(_ entry: Entry) {
+    let id = entry.id
+    let keys = _Dismissals.register(entry.screen, in: self) { [weak self] in
+      self?.pop(from: id) ?? false
+    }
+    if !keys.isEmpty { dismissibles[id] = keys }
+  }
+
+  /// Whether the stack is telling its observers of a change.
+  ///
+  /// A write of ``ids`` made now waits for the delivery to end. For
+  /// POMVVMTesting's headless stack.
+  package var _isDelivering: Bool { deliveryDepth > 0 }
+
+  /// Whether the screen pushed with `id` is on the stack.
+  func _holds(_ id: ID) -> Bool {
+    _entries.contains { $0.id == id }
+  }
+
+  /// Marks a screen as shown though its element is gone, and tells the
+  /// observers.
+  func markShownAsDeleted(_ id: ID) {
+    guard _entries.contains(where: { $0.id == id }) else { return }
+    shownAsDeleted.insert(id)
+    deliver()
+  }
+
+  /// Tells the observers the stack, then takes the platform's writes that
+  /// came meanwhile.
+  @inlinable
+  func deliver() {
+    deliveryDepth += 1
+    state.value = _entries.count
+    deliveryDepth -= 1
+    if deliveryDepth == 0 && !pendingWrites.isEmpty { applyPendingWrites() }
+  }
+
+  @usableFromInline
+  func applyPendingWrites() {
+    // Each write taken either pops or changes nothing, and a write taken
+    // here never asks for a correction, so this ends.
+    while !pendingWrites.isEmpty {
+      let write = pendingWrites.removeFirst()
+      _ = apply(write.ids, fileID: write.fileID, line: write.line, correcting: false)
+    }
+  }
+
+  // MARK: - Observing
+
+  /// Calls `handler` with the entries now, then after every change.
+  ///
+  /// A change the platform's write asked for but that was not taken is
+  /// told too, with the entries unchanged, so the platform can show the
+  /// stack again.
+  ///
+  /// - Parameter handler: Called on the main actor with the entries.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  public func observe(_ handler: @escaping @MainActor ([Entry]) -> Void) -> Subscription {
+    // The handler reads the entries when it is called: always the stack
+    // as it is.
+    state.observe { [weak self] _ in
+      if let self { handler(self._entries) }
+    }
+  }
+
+  /// Calls `handler` after every change from now on.
+  ///
+  /// - Parameter handler: Called on the main actor with the entries.
+  /// - Returns: The subscription; the observation ends when it is cancelled
+  ///   or released.
+  public func observeChanges(_ handler: @escaping @MainActor ([Entry]) -> Void)
+    -> Subscription
+  {
+    state.observeChanges { [weak self] _ in
+      if let self { handler(self._entries) }
+    }
+  }
+}
+
+extension StackPath: _GraphContainer {}
+extension StackPath.Entry: _GraphContainer {}
+extension StackPath.Entry: Sendable where Screen: Sendable {}
+extension StackPath.Entry: Equatable where Screen: Equatable {}
