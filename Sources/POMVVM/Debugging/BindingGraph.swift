@@ -581,6 +581,12 @@ struct _RootFinder {
           "\(path ?? "")[\(Self.childLimit)...]",
           "only the first \(Self.childLimit) elements are searched")
       }
+    } else if let container = object as? any _GraphContainer {
+      // A kit container recorded as one cell (a navigation stack, a
+      // presentation slot) names what it holds itself.
+      for (label, child) in container._graphContents {
+        find(in: child, path: Self.joined(path, label), depth: depth + 1)
+      }
     } else if let cell = object as? any _GraphValueCell, let value = cell._graphValue {
       find(in: value, path: Self.joined(path, "value"), depth: depth + 1)
     }

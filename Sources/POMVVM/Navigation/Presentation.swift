@@ -233,4 +233,15 @@ public final class Presentation<Destination>: ObservableCell {
   }
 }
 
-extension Presentation: _GraphContainer {}
+// The graph and the recorder see the slot as one cell (a presentation or
+// a dismissal is a change of it) whose destination is searched as
+// `sheet.destination`.
+extension Presentation: _CellWrapper {
+  var _wrappedCell: AnyObject { state }
+}
+
+extension Presentation: _GraphContainer {
+  var _graphContents: [(label: String, value: Any)] {
+    _destination.map { [("destination", $0)] } ?? []
+  }
+}

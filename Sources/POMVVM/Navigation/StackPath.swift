@@ -465,7 +465,17 @@ public final class StackPath<Screen>: ObservableCell {
   }
 }
 
-extension StackPath: _GraphContainer {}
-extension StackPath.Entry: _GraphContainer {}
+// The graph and the recorder see the stack as one cell (a push or a pop is
+// a change of its entries) whose screens are searched as `path[0]`, ….
+extension StackPath: _CellWrapper {
+  var _wrappedCell: AnyObject { state }
+}
+
+extension StackPath: _GraphContainer {
+  var _graphContents: [(label: String, value: Any)] {
+    _entries.enumerated().map { ("[\($0.offset)]", $0.element.screen) }
+  }
+}
+
 extension StackPath.Entry: Sendable where Screen: Sendable {}
 extension StackPath.Entry: Equatable where Screen: Equatable {}
