@@ -173,6 +173,17 @@ public final class StackPath<Screen>: ObservableCell {
     value.last { $0.id == id }?.screen
   }
 
+  /// The screen at `position` from the bottom (0 is the root screen), or
+  /// `nil` when the stack is not that deep: `path[1]` in a test's key path
+  /// (`$0.added(\.path[1]?.detail) { … }`) names the second screen.
+  ///
+  /// - Parameter position: The screen's place on the stack, from 0.
+  /// - Complexity: O(1).
+  public subscript(position: Int) -> Screen? {
+    let entries = value
+    return entries.indices.contains(position) ? entries[position].screen : nil
+  }
+
   /// Whether the screen pushed with `id` is shown though the element it is
   /// tied to was removed (the ``ElementRemovalPolicy/keepShownAsDeleted``
   /// policy).
