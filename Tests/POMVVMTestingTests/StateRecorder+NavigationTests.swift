@@ -27,7 +27,8 @@ private final class PushedDetail: ViewModel {
   init(title: String, showingAlert: Bool = false) {
     self.title = Observable(title)
     if showingAlert {
-      alert.present(AlertState(title: "Delete?", buttons: [.destructive("Delete", action: .delete)]))
+      alert.present(
+        AlertState(title: "Delete?", buttons: [.destructive("Delete", action: .delete)]))
     }
   }
 }
