@@ -298,7 +298,10 @@ public final class ObservableArray<Element: Identifiable> {
     let change = _PendingChange(
       change: ArrayChange(changeSet: changeSet, newElements: _elements),
       sequence: _changeSequence,
-      leaving: _cells.isEmpty ? [] : _releaseCells(leaving: changeSet))
+      // Only removals and reloads take elements out: an update or an
+      // insertion skips the (unspecialized) search for leaving cells.
+      leaving: _cells.isEmpty || (changeSet.removals.isEmpty && changeSet.reload == nil)
+        ? [] : _releaseCells(leaving: changeSet))
     guard !_isDelivering else {
       _pending.append(change)
       return
