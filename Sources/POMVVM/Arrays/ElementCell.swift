@@ -214,7 +214,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// be told go to `touched`.
   @usableFromInline
   func _detachQuietly(
-    lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?, into touched: inout [_Touched]
+    lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?, into touched: inout _TouchedLists
   ) {
     _store(lastValue, isDuplicate: isUnchanged, into: &touched)
     _Detachments.state(of: self)?._setQuietly(true, into: &touched)
@@ -340,7 +340,7 @@ extension ObservableArray {
 
   /// Brings the element cells up to date with a change, quietly.
   @inlinable
-  func _updateCells(for pending: _PendingChange<Element>, into touched: inout [_Touched]) {
+  func _updateCells(for pending: _PendingChange<Element>, into touched: inout _TouchedLists) {
     for leaving in pending.leaving {
       leaving.cell._detachQuietly(
         lastValue: leaving.lastValue, isUnchanged: _isUnchanged, into: &touched)

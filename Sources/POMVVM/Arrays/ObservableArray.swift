@@ -327,19 +327,17 @@ public final class ObservableArray<Element: Identifiable> {
   @inlinable
   func _deliver(_ pending: _PendingChange<Element>) {
     _deliveringSequence = pending.sequence
-    var touched: [_Touched] = []
+    var touched = _TouchedLists()
     _updateCells(for: pending, into: &touched)
     _updateAggregates(for: pending, into: &touched)
-    for list in touched {
-      list.notify()
-    }
+    touched.notify()
     _observers.send(pending.change)
     _Scheduler.drain()
   }
 
   @inlinable
   func _updateAggregates(
-    for pending: _PendingChange<Element>, into touched: inout [_Touched]
+    for pending: _PendingChange<Element>, into touched: inout _TouchedLists
   ) {
     var released = false
     for entry in _aggregates {

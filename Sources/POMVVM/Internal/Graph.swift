@@ -375,3 +375,46 @@ struct _Touched {
     }
   }
 }
+
+/// The lists a change stored quietly, in order, whose observers are told
+/// once every cell and aggregate is current.
+///
+/// The first two are held inline: a change to one element usually touches
+/// its element cell and an aggregate, and so needs no heap storage.
+@MainActor
+@usableFromInline
+struct _TouchedLists {
+  @usableFromInline
+  var _first: _Touched?
+  @usableFromInline
+  var _second: _Touched?
+  @usableFromInline
+  var _rest: [_Touched] = []
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  mutating func append(_ touched: _Touched) {
+    if _first == nil {
+      _first = touched
+    } else if _second == nil {
+      _second = touched
+    } else {
+      _rest.append(touched)
+    }
+  }
+
+  /// Tells the observers of every list, in the order they were touched.
+  @inlinable
+  func notify() {
+    guard let first = _first else { return }
+    first.notify()
+    guard let second = _second else { return }
+    second.notify()
+    for touched in _rest {
+      touched.notify()
+    }
+  }
+}
+
