@@ -214,7 +214,8 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// be told go to `touched`.
   @usableFromInline
   func _detachQuietly(
-    lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?, into touched: inout _TouchedLists
+    lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?,
+    into touched: inout _TouchedLists
   ) {
     _store(lastValue, isDuplicate: isUnchanged, into: &touched)
     _Detachments.state(of: self)?._setQuietly(true, into: &touched)

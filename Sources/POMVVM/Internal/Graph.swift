@@ -417,4 +417,3 @@ struct _TouchedLists {
     }
   }
 }
-
