@@ -93,6 +93,11 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _pending: [_PendingChange<Element>] = []
+  /// An empty buffer with room for one update, which the next in-place
+  /// edit publishes its change in (``_publishUpdate(_:)``).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _spareUpdates: [ChangeSet<Element>.Update] = []
   @usableFromInline
   @exclusivity(unchecked)
   var _isDelivering = false
