@@ -345,17 +345,23 @@ public final class ObservableArray<Element: Identifiable> {
     for pending: _PendingChange<Element>, into touched: inout _TouchedLists
   ) {
     var released = false
-    for entry in _aggregates {
-      guard entry.owner != nil else {
+    // By index, not by copies of the entries: a copy copies a weak
+    // reference.
+    var index = 0
+    while index < _aggregates.count {
+      defer { index += 1 }
+      guard _aggregates[index].life.isAlive else {
         released = true
         continue
       }
-      if entry.since < pending.sequence, let list = entry.apply(pending.change) {
+      if _aggregates[index].since < pending.sequence,
+        let list = _aggregates[index].apply(pending.change)
+      {
         touched.append(_Touched(list))
       }
     }
     if released {
-      _aggregates.removeAll { $0.owner == nil }
+      _aggregates.removeAll { !$0.life.isAlive }
     }
   }
 }
