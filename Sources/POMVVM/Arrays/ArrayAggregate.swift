@@ -265,6 +265,7 @@ extension ObservableArray {
   ///
   /// - Parameters:
   ///   - aggregate: The aggregate; the array holds it weakly.
+  ///   - life: The aggregate's liveness flag, which its deinit clears.
   ///   - apply: Applies a change to it; called only while it lives.
   @inlinable
   func _register(
