@@ -38,6 +38,13 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
     _value.id
   }
 
+  /// Where the element was at the cell's last write: checked, then used,
+  /// before the id is looked up. (32 bits, so that it fits beside the value
+  /// in the cell's padding.)
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _indexHint: UInt32 = 0
+
   /// The array, while the element is in it.
   ///
   /// The cell keeps its array alive.
@@ -164,7 +171,14 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
         fileID: fileID, line: line)
       return false
     }
-    guard let index = array._index(of: id) else {
+    let hint = Int(_indexHint)
+    let index: Int
+    if hint < array._elements.count && array._elements[hint].id == id {
+      index = hint
+    } else if let found = array._index(of: id) {
+      index = found
+      _indexHint = UInt32(truncatingIfNeeded: found)
+    } else {
       // The removal is on its way to this cell (an observer wrote during
       // the delivery of an earlier change).
       Diagnostics.report(
