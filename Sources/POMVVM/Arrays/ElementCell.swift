@@ -186,7 +186,10 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
         fileID: fileID, line: line)
       return false
     }
+    // The array's delivery finds this cell without hashing the id.
+    array._writingCell = self
     array.replace(at: index, with: newValue)
+    array._writingCell = nil
     return true
   }
 
@@ -376,8 +379,15 @@ extension ObservableArray {
       return
     }
     for update in changeSet.updates {
-      guard let cell = _cells.cell(for: update.newElement.id), !_reflects(cell, pending)
-      else { continue }
+      let id = update.newElement.id
+      // A cell still in this array is the one the table holds for its id.
+      let cell =
+        if let writing = _writingCell, writing.array === self, writing.id == id {
+          writing
+        } else {
+          _cells.cell(for: id)
+        }
+      guard let cell, !_reflects(cell, pending) else { continue }
       cell._store(update.newElement, isDuplicate: _isUnchanged, into: &touched)
     }
   }

@@ -86,6 +86,12 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _aggregates: [_WeakAggregate<Element>] = []
+  /// The element cell whose write is being published, if any: its
+  /// delivery updates that cell without looking its id up. Set only for
+  /// the duration of the write, by the cell itself.
+  @usableFromInline
+  @exclusivity(unchecked)
+  unowned(unsafe) var _writingCell: ElementCell<Element>?
   /// The number of changes published so far; each change is numbered.
   @usableFromInline
   @exclusivity(unchecked)
