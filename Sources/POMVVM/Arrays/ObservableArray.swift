@@ -86,9 +86,10 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _aggregates: [_WeakAggregate<Element>] = []
-  /// The element cell whose write is being published, if any: its
-  /// delivery updates that cell without looking its id up. Set only for
-  /// the duration of the write, by the cell itself.
+  /// The element cell whose write is being published, if any.
+  ///
+  /// The delivery updates that cell without looking its id up. The cell
+  /// sets it only for the duration of its write.
   @usableFromInline
   @exclusivity(unchecked)
   unowned(unsafe) var _writingCell: ElementCell<Element>?
