@@ -209,32 +209,38 @@ enum _Scheduler {
   /// its out-of-date sources in a loop rather than recursively.
   static let deepPull = 32
 
-  private struct Entry {
-    let node: _ObserverListBase
-    let height: Int
-    /// Where the node waits among nodes of the same height.
-    let sequence: UInt64
-  }
+  // The queue is a FIFO list per height: taking the first node of the
+  // lowest non-empty height gives the order a heap keyed by (height, order
+  // of marking) would, without the heap's swaps (a set that marks several
+  // readers of one height, the common shape, only appends and reads).
 
+  /// The nodes waiting at each height, in the order they were marked;
+  /// `heads[height]` of them are already taken.
   @exclusivity(unchecked)
-  private static var heap: [Entry] = []
+  private static var levels: [ContiguousArray<_ObserverListBase>] = []
   @exclusivity(unchecked)
-  private static var nextSequence: UInt64 = 0
+  private static var heads: [Int] = []
+  /// No level below it holds a waiting node.
+  @exclusivity(unchecked)
+  private static var lowest = 0
+  /// How many nodes wait in `levels`.
+  @exclusivity(unchecked)
+  private static var waiting = 0
 
   /// The only queued node, while just one is: the common case of a set
-  /// that one derived cell reads skips the heap.
+  /// that one derived cell reads skips the levels.
   @exclusivity(unchecked)
   private static var only: _ObserverListBase?
 
   static func enqueue(_ node: _ObserverListBase) {
     guard node._flags & _NodeFlag.queued == 0 else { return }
     node._flags |= _NodeFlag.queued
-    if heap.isEmpty {
+    if waiting == 0 {
       guard let first = only else {
         only = node
         return
       }
-      // A second node: both go to the heap, which orders them.
+      // A second node: both go to the levels, which order them.
       only = nil
       push(first)
     }
@@ -242,15 +248,14 @@ enum _Scheduler {
   }
 
   private static func push(_ node: _ObserverListBase) {
-    nextSequence &+= 1
-    heap.append(Entry(node: node, height: node._height, sequence: nextSequence))
-    var child = heap.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard precedes(heap[child], heap[parent]) else { break }
-      heap.swapAt(child, parent)
-      child = parent
+    let height = node._height
+    while levels.count <= height {
+      levels.append([])
+      heads.append(0)
     }
+    levels[height].append(node)
+    if waiting == 0 || height < lowest { lowest = height }
+    waiting += 1
   }
 
   /// Flushes every queued node, including nodes queued meanwhile.
@@ -271,25 +276,22 @@ enum _Scheduler {
     return popFirst()
   }
 
-  private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-    a.height != b.height ? a.height < b.height : a.sequence < b.sequence
-  }
-
   private static func popFirst() -> _ObserverListBase? {
-    guard !heap.isEmpty else { return nil }
-    heap.swapAt(0, heap.count - 1)
-    let first = heap.removeLast()
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      guard left < heap.count else { break }
-      var smallest = left
-      if left + 1 < heap.count, precedes(heap[left + 1], heap[left]) { smallest = left + 1 }
-      guard precedes(heap[smallest], heap[parent]) else { break }
-      heap.swapAt(smallest, parent)
-      parent = smallest
+    guard waiting != 0 else { return nil }
+    while heads[lowest] == levels[lowest].count {
+      // Taken to its end: emptied, keeping its room.
+      levels[lowest].removeAll(keepingCapacity: true)
+      heads[lowest] = 0
+      lowest += 1
     }
-    return first.node
+    let first = levels[lowest][heads[lowest]]
+    heads[lowest] += 1
+    waiting -= 1
+    if waiting == 0 {
+      levels[lowest].removeAll(keepingCapacity: true)
+      heads[lowest] = 0
+    }
+    return first
   }
 }
 
