@@ -6,7 +6,7 @@ import POMVVM
 /// and the package-benchmark suite (`KitBenchmarks`) both run these.
 package let catalog: [Comparison] =
   arrayComparisons + cellComparisons + memoryComparisons + listComparisons + timeComparisons
-  + queryComparisons + sectionedListComparisons
+  + queryComparisons + sectionedListComparisons + scaleComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"
@@ -261,3 +261,23 @@ private let sectionedListComparisons: [Comparison] = [
     kit: { kitSectionedAdapterEdit(size: 100_000, across: true) },
     baseline: { kitSectionedAdapterEdit(size: 1_000, across: true) }),
 ]
+
+/// New items inserted one at a time at the top of the Master-Detail list,
+/// with its search query attached, against a plain array doing the same:
+/// the kit must add nothing that grows faster than the array's own shift.
+private let scaleComparisons: [Comparison] =
+  [10_000, 100_000].map { size in
+    Comparison(
+      "scale/insert at top, Master-Detail list + search query, next insert at n = \(grouped(size))",
+      target: .ratioAtMost(1.5), baselineName: "[Row].insert(at: 0)",
+      maxBatch: max(1, size / 30), perSample: 1,
+      kit: { KitMasterDetailInserts(size: size, fromEmpty: false) },
+      baseline: { PlainInserts(size: size, fromEmpty: false) })
+  } + [
+    Comparison(
+      "scale/insert 10,000 one at a time at top, Master-Detail list + search query",
+      target: .ratioAtMost(1.5), baselineName: "[Row].insert(at: 0), 10,000 times",
+      perSample: 1,
+      kit: { KitMasterDetailInserts(size: 10_000, fromEmpty: true) },
+      baseline: { PlainInserts(size: 10_000, fromEmpty: true) })
+  ]

@@ -209,38 +209,40 @@ enum _Scheduler {
   /// its out-of-date sources in a loop rather than recursively.
   static let deepPull = 32
 
-  // The queue is a FIFO list per height: taking the first node of the
-  // lowest non-empty height gives the order a heap keyed by (height, order
-  // of marking) would, without the heap's swaps (a set that marks several
-  // readers of one height, the common shape, only appends and reads).
+  // The waiting nodes are kept in order, by height and then by order of
+  // marking, in a buffer reused from one drain to the next: a new node goes
+  // after every waiting node not higher than it (at the end, for the common
+  // shapes), and the first is taken from the front. The entries hold their
+  // nodes retained by hand, so that the buffer's slots are plain values
+  // that are overwritten, never released one by one.
 
-  /// The nodes waiting at each height, in the order they were marked;
-  /// `heads[height]` of them are already taken.
+  private struct Waiting {
+    let node: Unmanaged<_ObserverListBase>
+    let height: Int
+  }
+
+  /// The waiting nodes are `queue[head..<tail]`.
   @exclusivity(unchecked)
-  private static var levels: [ContiguousArray<_ObserverListBase>] = []
+  private static var queue: ContiguousArray<Waiting> = []
   @exclusivity(unchecked)
-  private static var heads: [Int] = []
-  /// No level below it holds a waiting node.
+  private static var head = 0
   @exclusivity(unchecked)
-  private static var lowest = 0
-  /// How many nodes wait in `levels`.
-  @exclusivity(unchecked)
-  private static var waiting = 0
+  private static var tail = 0
 
   /// The only queued node, while just one is: the common case of a set
-  /// that one derived cell reads skips the levels.
+  /// that one derived cell reads skips the queue.
   @exclusivity(unchecked)
   private static var only: _ObserverListBase?
 
   static func enqueue(_ node: _ObserverListBase) {
     guard node._flags & _NodeFlag.queued == 0 else { return }
     node._flags |= _NodeFlag.queued
-    if waiting == 0 {
+    if head == tail {
       guard let first = only else {
         only = node
         return
       }
-      // A second node: both go to the levels, which order them.
+      // A second node: both go to the queue, which orders them.
       only = nil
       push(first)
     }
@@ -248,14 +250,15 @@ enum _Scheduler {
   }
 
   private static func push(_ node: _ObserverListBase) {
-    let height = node._height
-    while levels.count <= height {
-      levels.append([])
-      heads.append(0)
+    let entry = Waiting(node: .passRetained(node), height: node._height)
+    if tail == queue.count { queue.append(entry) } else { queue[tail] = entry }
+    var position = tail
+    while position > head && queue[position - 1].height > entry.height {
+      queue[position] = queue[position - 1]
+      position -= 1
     }
-    levels[height].append(node)
-    if waiting == 0 || height < lowest { lowest = height }
-    waiting += 1
+    queue[position] = entry
+    tail += 1
   }
 
   /// Flushes every queued node, including nodes queued meanwhile.
@@ -277,21 +280,14 @@ enum _Scheduler {
   }
 
   private static func popFirst() -> _ObserverListBase? {
-    guard waiting != 0 else { return nil }
-    while heads[lowest] == levels[lowest].count {
-      // Taken to its end: emptied, keeping its room.
-      levels[lowest].removeAll(keepingCapacity: true)
-      heads[lowest] = 0
-      lowest += 1
+    guard head < tail else { return nil }
+    let first = queue[head]
+    head += 1
+    if head == tail {
+      head = 0
+      tail = 0
     }
-    let first = levels[lowest][heads[lowest]]
-    heads[lowest] += 1
-    waiting -= 1
-    if waiting == 0 {
-      levels[lowest].removeAll(keepingCapacity: true)
-      heads[lowest] = 0
-    }
-    return first
+    return first.node.takeRetainedValue()
   }
 }
 
