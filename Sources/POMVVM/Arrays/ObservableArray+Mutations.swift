@@ -192,10 +192,9 @@ extension ObservableArray {
     var updates: [ChangeSet<Element>.Update] = []
     swap(&updates, &_spareUpdates)
     updates.append(update)
-    var changeSet = ChangeSet(updates: updates)
-    updates = []
-    _publish(changeSet)
-    swap(&updates, &changeSet.updates)
+    // `_publish` takes the change set and drops it once delivered: then
+    // `updates` holds the buffer alone again.
+    _publish(ChangeSet(updates: updates))
     // Not `removeAll(keepingCapacity:)`: it destroys through the value
     // witnesses, where this destroys the one update specialized.
     _ = updates.popLast()

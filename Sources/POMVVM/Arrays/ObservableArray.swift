@@ -303,17 +303,19 @@ public final class ObservableArray<Element: Identifiable> {
   /// last the derived cells that read them. A change published while another
   /// is being delivered waits for it to finish.
   @inlinable
-  func _publish(_ changeSet: ChangeSet<Element>) {
+  func _publish(_ changeSet: consuming ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
     _changeSequence &+= 1
+    // Only removals and reloads take elements out: an update or an
+    // insertion skips the (unspecialized) search for leaving cells.
+    let leaving =
+      _cells.isEmpty || (changeSet.removals.isEmpty && changeSet.reload == nil)
+      ? [] : _releaseCells(leaving: changeSet)
+    // The change set is taken, not copied: a copy retains its five buffers.
     let change = _PendingChange(
       change: ArrayChange(changeSet: changeSet, newElements: _elements),
-      sequence: _changeSequence,
-      // Only removals and reloads take elements out: an update or an
-      // insertion skips the (unspecialized) search for leaving cells.
-      leaving: _cells.isEmpty || (changeSet.removals.isEmpty && changeSet.reload == nil)
-        ? [] : _releaseCells(leaving: changeSet))
+      sequence: _changeSequence, leaving: leaving)
     guard !_isDelivering else {
       _pending.append(change)
       return
