@@ -67,6 +67,29 @@ struct ArrayAggregateTests {
     array.append(TestItem(2, on: true))
   }
 
+  @Test func aReleasedCountIsSkippedAndALaterOneCountsEveryToggle() throws {
+    let array = ObservableArray([TestItem(1), TestItem(2, on: true), TestItem(3)])
+    let on = try #require(array.cell(for: 1, \.on))
+    weak var weakCount: ArrayCount<TestItem>?
+    do {
+      let count = array.liveCount(where: \.on)
+      weakCount = count
+      on.value.toggle()
+      #expect(count.value == 2)
+    }
+    #expect(weakCount == nil)
+    on.value.toggle()
+    let open = array.liveCount(where: \.on)
+    let seen = Recorder<Int>()
+    let subscription = open.observeChanges { seen.record($0) }
+    on.value.toggle()
+    on.value.toggle()
+    array.update(TestItem(3, on: true))
+    #expect(seen.events == [2, 1, 2])
+    #expect(open.value == 2)
+    withExtendedLifetime(subscription) {}
+  }
+
   @Test func theElementForAnIdFollowsItThroughRemovalAndReinsertion() {
     let array = ObservableArray([TestItem(1, "a"), TestItem(2, "b")])
     let element = array.liveElement(for: 2)

@@ -294,3 +294,109 @@ struct ElementCellTests {
     withExtendedLifetime(subscription) {}
   }
 }
+
+// MARK: - The write fast path
+
+// A write through a cell reuses the array's one-update buffer, starts from
+// the index of the cell's last write, and updates the writing cell without
+// looking its id up: these pin down the cases where each of those could go
+// wrong.
+extension ElementCellTests {
+  /// "old→new" for every update of every recorded change.
+  static func toggles(_ changes: [ArrayChange<TestItem>]) -> [String] {
+    changes.flatMap { change in
+      change.changeSet.updates.map { "\($0.oldElement.on)→\($0.newElement.on)" }
+    }
+  }
+
+  @Test func aToggleDuringDeliveryIsDeliveredAfterItWithItsOwnChangeSet() throws {
+    let array = Self.makeArray()
+    let on = try #require(array.cell(for: 2, \.on))
+    let changes = Recorder<ArrayChange<TestItem>>()
+    let seen = Recorder<Bool>()
+    var toggledBack = false
+    let subscriptions = [
+      array.observeChanges { change in
+        changes.record(change)
+        if !toggledBack {
+          toggledBack = true
+          on.value.toggle()
+          #expect(array[id: 2]?.on == false, "the nested write takes effect at once")
+        }
+      },
+      on.observeChanges { seen.record($0) },
+    ]
+    on.value.toggle()
+    #expect(Self.toggles(changes.events) == ["false→true", "true→false"])
+    #expect(changes.events.map { $0.newElements[1].on } == [true, false])
+    #expect(seen.events.last == false, "the last value seen is the cell's value")
+    #expect(on.value == false)
+    #expect(array[id: 2]?.on == false)
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func aChangeSetKeptByAnObserverIsNotReusedByTheNextToggle() throws {
+    let array = Self.makeArray()
+    let on = try #require(array.cell(for: 3, \.on))
+    let changes = Recorder<ArrayChange<TestItem>>()
+    let subscription = array.observeChanges { changes.record($0) }
+    on.value.toggle()
+    on.value.toggle()
+    on.value.toggle()
+    #expect(Self.toggles(changes.events) == ["false→true", "true→false", "false→true"])
+    #expect(changes.events.map(\.changeSet.description) == Array(repeating: "update [2]", count: 3))
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func aToggleOfADetachedCellIsRefusedAndReachesNoNewCell() throws {
+    let array = Self.makeArray()
+    let oldOn = try #require(array.cell(for: 2, \.on))
+    oldOn.value.toggle()
+    array.remove(id: 2)
+    array.insert(TestItem(2, "back"), at: 0)
+    let fresh = try #require(array.cell(for: 2))
+    let freshValues = Recorder<Bool>()
+    let oldValues = Recorder<Bool>()
+    let subscriptions = [
+      fresh.observeChanges { freshValues.record($0.on) },
+      oldOn.observeChanges { oldValues.record($0) },
+    ]
+    let reports = Diagnostics.capturing { oldOn.value.toggle() }
+    #expect(reports.count == 1 && reports[0].contains("refused"), "\(reports)")
+    #expect(array[id: 2] == TestItem(2, "back"))
+    fresh.value.on.toggle()
+    #expect(freshValues.events == [true])
+    #expect(oldValues.events == [], "the detached cell is not the one updated")
+    #expect(oldOn.value == true, "it keeps its last value")
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func aToggleAfterInsertionsAboveTheElementWritesTheRightElement() throws {
+    let array = Self.makeArray()
+    let on = try #require(array.cell(for: 3, \.on))
+    on.value.toggle()  // the cell remembers index 2
+    array.insert(TestItem(10, "above"), at: 0)
+    array.insert(TestItem(11, "above"), at: 0)
+    array.remove(id: 1)
+    on.value.toggle()
+    #expect(
+      array.elements.map(\.description) == ["11:above-", "10:above-", "2:second-", "3:third-"])
+    on.value.toggle()
+    #expect(array[id: 3]?.on == true)
+    #expect(array[id: 2]?.on == false)
+  }
+
+  @Test func aToggleThroughACellMovesItsRowInASortedQuery() throws {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: { ($0.on ? 0 : 1, $0.id) < ($1.on ? 0 : 1, $1.id) })
+    let moves = Recorder<String>()
+    let subscription = query.observeChanges { moves.record($0.changeSet.description) }
+    let on = try #require(array.cell(for: 3, \.on))
+    on.value.toggle()
+    #expect(query.ids == [3, 1, 2])
+    on.value.toggle()
+    #expect(query.ids == [1, 2, 3])
+    #expect(moves.events.count == 2)
+    withExtendedLifetime(subscription) {}
+  }
+}

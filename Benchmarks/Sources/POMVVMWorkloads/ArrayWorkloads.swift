@@ -2,15 +2,21 @@ import POMVVM
 
 /// The element-cell toggle of the README's list: a field cell kept and
 /// toggled, with a count and a list observer attached; optionally the row's
-/// and the detail's projections of the element observed too.
+/// and the detail's projections of the element observed too, or a query
+/// sorted by title (which the toggle does not move the row in) observed.
 @MainActor
-func kitToggle(size: Int, projections: Bool) -> any Fixture {
+func kitToggle(size: Int, projections: Bool, sortedQuery: Bool = false) -> any Fixture {
   let sink = sharedSink
   let items = ObservableArray(makeRows(size))
   let open = items.liveCount(where: \.on)
   var keep: [Any] = [items, open]
   keep.append(items.observeChanges { sink.total &+= $0.changeSet.count })
   keep.append(open.observeChanges(makeObserver()))
+  if sortedQuery {
+    let query = items.query(sortedBy: { $0.title < $1.title })
+    keep.append(query)
+    keep.append(query.observeChanges { sink.total &+= $0.changeSet.count })
+  }
   let id = size / 2
   if projections, let element = items.cell(for: id) {
     // A row view model and a detail view model, each with its own cells.

@@ -6,10 +6,17 @@
 /// array. The entry refers to the aggregate weakly, so an aggregate lives
 /// only as long as its users; `apply` is made where the aggregate is made,
 /// so that it runs specialised for the element type.
+///
+/// Delivery asks the aggregate's `life`, which its deinit marks, rather than
+/// loading the weak reference: a weak load costs a retain and a release
+/// through the object's side table on every change.
 @usableFromInline
 struct _WeakAggregate<Element: Identifiable> {
   @usableFromInline
   weak var owner: AnyObject?
+  /// Whether the aggregate lives; shared with it.
+  @usableFromInline
+  let life: _AggregateLife
   /// The number of the last change the aggregate already reflects: it was
   /// made from the contents after that change, so it skips it and those
   /// before it.
@@ -22,13 +29,26 @@ struct _WeakAggregate<Element: Identifiable> {
 
   @inlinable
   init(
-    owner: AnyObject, since: UInt64,
+    owner: AnyObject, life: _AggregateLife, since: UInt64,
     apply: @escaping @MainActor (ArrayChange<Element>) -> _ObserverListBase?
   ) {
     self.owner = owner
+    self.life = life
     self.since = since
     self.apply = apply
   }
+}
+
+/// Whether an aggregate lives: its deinit says it no longer does.
+@MainActor
+@usableFromInline
+final class _AggregateLife {
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isAlive = true
+
+  @usableFromInline
+  init() {}
 }
 
 /// The number of elements of an ``ObservableArray`` that match a predicate,
@@ -60,11 +80,19 @@ public final class ArrayCount<Element: Identifiable>: ObservableCell {
   @usableFromInline
   package var recounts = 0
 
+  /// Marked when the count goes, so that its array skips it.
+  @usableFromInline
+  let _life = _AggregateLife()
+
   @usableFromInline
   init(_ elements: [Element], predicate: @escaping (Element) -> Bool) {
     self.predicate = predicate
     storage = Observable(elements.count(where: predicate))
     storage._setOrigin(.aggregate, fileID: "", line: 0)
+  }
+
+  isolated deinit {
+    _life.isAlive = false
   }
 
   /// The number of matching elements.
@@ -132,9 +160,15 @@ extension ArrayCount: _GraphCell {
 final class _ElementLookup<Element: Identifiable> {
   let id: Element.ID
   weak var output: Derived<Element?>?
+  /// Marked when the lookup goes, so that its array skips it.
+  let _life = _AggregateLife()
 
   init(id: Element.ID) {
     self.id = id
+  }
+
+  isolated deinit {
+    _life.isAlive = false
   }
 
   func _apply(_ change: ArrayChange<Element>) -> _ObserverListBase? {
@@ -175,7 +209,7 @@ extension ObservableArray {
   @inlinable
   public func liveCount(where predicate: @escaping (Element) -> Bool) -> ArrayCount<Element> {
     let count = ArrayCount(_elements, predicate: predicate)
-    _register(count) { [unowned(unsafe) count] in count._apply($0) }
+    _register(count, life: count._life) { [unowned(unsafe) count] in count._apply($0) }
     return count
   }
 
@@ -223,7 +257,7 @@ extension ObservableArray {
       node: _DerivedNode(
         current, sources: [lookup], kind: .aggregate, fileID: fileID, line: line, compute: nil))
     lookup.output = output
-    _register(lookup) { [unowned(unsafe) lookup] in lookup._apply($0) }
+    _register(lookup, life: lookup._life) { [unowned(unsafe) lookup] in lookup._apply($0) }
     return output
   }
 
@@ -231,13 +265,15 @@ extension ObservableArray {
   ///
   /// - Parameters:
   ///   - aggregate: The aggregate; the array holds it weakly.
+  ///   - life: The aggregate's liveness flag, which its deinit clears.
   ///   - apply: Applies a change to it; called only while it lives.
   @inlinable
   func _register(
-    _ aggregate: AnyObject,
+    _ aggregate: AnyObject, life: _AggregateLife,
     apply: @escaping @MainActor (ArrayChange<Element>) -> _ObserverListBase?
   ) {
-    _aggregates.removeAll { $0.owner == nil }
-    _aggregates.append(_WeakAggregate(owner: aggregate, since: _changeSequence, apply: apply))
+    _aggregates.removeAll { !$0.life.isAlive }
+    _aggregates.append(
+      _WeakAggregate(owner: aggregate, life: life, since: _changeSequence, apply: apply))
   }
 }

@@ -38,6 +38,13 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
     _value.id
   }
 
+  /// Where the element was at the cell's last write: checked, then used,
+  /// before the id is looked up. (32 bits, so that it fits beside the value
+  /// in the cell's padding.)
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _indexHint: UInt32 = 0
+
   /// The array, while the element is in it.
   ///
   /// The cell keeps its array alive.
@@ -164,7 +171,14 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
         fileID: fileID, line: line)
       return false
     }
-    guard let index = array._index(of: id) else {
+    let hint = Int(_indexHint)
+    let index: Int
+    if hint < array._elements.count && array._elements[hint].id == id {
+      index = hint
+    } else if let found = array._index(of: id) {
+      index = found
+      _indexHint = UInt32(truncatingIfNeeded: found)
+    } else {
       // The removal is on its way to this cell (an observer wrote during
       // the delivery of an earlier change).
       Diagnostics.report(
@@ -172,7 +186,10 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
         fileID: fileID, line: line)
       return false
     }
+    // The array's delivery finds this cell without hashing the id.
+    array._writingCell = self
     array.replace(at: index, with: newValue)
+    array._writingCell = nil
     return true
   }
 
@@ -214,7 +231,8 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// be told go to `touched`.
   @usableFromInline
   func _detachQuietly(
-    lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?, into touched: inout [_Touched]
+    lastValue: Element, isUnchanged: ((Element, Element) -> Bool)?,
+    into touched: inout _TouchedLists
   ) {
     _store(lastValue, isDuplicate: isUnchanged, into: &touched)
     _Detachments.state(of: self)?._setQuietly(true, into: &touched)
@@ -340,7 +358,7 @@ extension ObservableArray {
 
   /// Brings the element cells up to date with a change, quietly.
   @inlinable
-  func _updateCells(for pending: _PendingChange<Element>, into touched: inout [_Touched]) {
+  func _updateCells(for pending: _PendingChange<Element>, into touched: inout _TouchedLists) {
     for leaving in pending.leaving {
       leaving.cell._detachQuietly(
         lastValue: leaving.lastValue, isUnchanged: _isUnchanged, into: &touched)
@@ -361,8 +379,15 @@ extension ObservableArray {
       return
     }
     for update in changeSet.updates {
-      guard let cell = _cells.cell(for: update.newElement.id), !_reflects(cell, pending)
-      else { continue }
+      let id = update.newElement.id
+      // A cell still in this array is the one the table holds for its id.
+      let cell =
+        if let writing = _writingCell, writing.array === self, writing.id == id {
+          writing
+        } else {
+          _cells.cell(for: id)
+        }
+      guard let cell, !_reflects(cell, pending) else { continue }
       cell._store(update.newElement, isDuplicate: _isUnchanged, into: &touched)
     }
   }

@@ -162,10 +162,8 @@ extension ObservableArray {
     if old.id == element.id {
       if let isUnchanged = _isUnchanged, isUnchanged(old, element) { return }
       _elements[index] = element
-      _publish(
-        ChangeSet(updates: [
-          .init(oldIndex: index, newIndex: index, oldElement: old, newElement: element)
-        ]))
+      _publishUpdate(
+        .init(oldIndex: index, newIndex: index, oldElement: old, newElement: element))
     } else {
       _checkAbsent(element.id)
       _idIndex.remove(old.id, at: index, in: _elements)
@@ -176,6 +174,31 @@ extension ObservableArray {
           removals: [.init(index: index, element: old)],
           insertions: [.init(index: index, element: element)]))
     }
+  }
+
+  /// Publishes a change set of one update, in the array's spare buffer.
+  ///
+  /// Outside delivery the change is delivered before ``_publish(_:)``
+  /// returns, so its buffer comes back, emptied, for the next one: an
+  /// in-place edit allocates nothing. (If an observer kept the change set,
+  /// emptying the buffer copies it, as publishing it would have allocated.)
+  /// During delivery the change waits in the queue, in a buffer of its own.
+  @inlinable
+  func _publishUpdate(_ update: consuming ChangeSet<Element>.Update) {
+    guard !_isDelivering else {
+      _publish(ChangeSet(updates: [update]))
+      return
+    }
+    var updates: [ChangeSet<Element>.Update] = []
+    swap(&updates, &_spareUpdates)
+    updates.append(update)
+    // `_publish` takes the change set and drops it once delivered: then
+    // `updates` holds the buffer alone again.
+    _publish(ChangeSet(updates: updates))
+    // Not `removeAll(keepingCapacity:)`: it destroys through the value
+    // witnesses, where this destroys the one update specialized.
+    _ = updates.popLast()
+    swap(&updates, &_spareUpdates)
   }
 
   /// Replaces the element that has the same id, publishing an update.

@@ -86,6 +86,13 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _aggregates: [_WeakAggregate<Element>] = []
+  /// The element cell whose write is being published, if any.
+  ///
+  /// The delivery updates that cell without looking its id up. The cell
+  /// sets it only for the duration of its write.
+  @usableFromInline
+  @exclusivity(unchecked)
+  unowned(unsafe) var _writingCell: ElementCell<Element>?
   /// The number of changes published so far; each change is numbered.
   @usableFromInline
   @exclusivity(unchecked)
@@ -93,6 +100,11 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _pending: [_PendingChange<Element>] = []
+  /// An empty buffer with room for one update, which the next in-place
+  /// edit publishes its change in (``_publishUpdate(_:)``).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _spareUpdates: [ChangeSet<Element>.Update] = []
   @usableFromInline
   @exclusivity(unchecked)
   var _isDelivering = false
@@ -291,14 +303,19 @@ public final class ObservableArray<Element: Identifiable> {
   /// last the derived cells that read them. A change published while another
   /// is being delivered waits for it to finish.
   @inlinable
-  func _publish(_ changeSet: ChangeSet<Element>) {
+  func _publish(_ changeSet: consuming ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
     _changeSequence &+= 1
+    // Only removals and reloads take elements out: an update or an
+    // insertion skips the (unspecialized) search for leaving cells.
+    let leaving =
+      _cells.isEmpty || (changeSet.removals.isEmpty && changeSet.reload == nil)
+      ? [] : _releaseCells(leaving: changeSet)
+    // The change set is taken, not copied: a copy retains its five buffers.
     let change = _PendingChange(
       change: ArrayChange(changeSet: changeSet, newElements: _elements),
-      sequence: _changeSequence,
-      leaving: _cells.isEmpty ? [] : _releaseCells(leaving: changeSet))
+      sequence: _changeSequence, leaving: leaving)
     guard !_isDelivering else {
       _pending.append(change)
       return
@@ -324,32 +341,36 @@ public final class ObservableArray<Element: Identifiable> {
   @inlinable
   func _deliver(_ pending: _PendingChange<Element>) {
     _deliveringSequence = pending.sequence
-    var touched: [_Touched] = []
+    var touched = _TouchedLists()
     _updateCells(for: pending, into: &touched)
     _updateAggregates(for: pending, into: &touched)
-    for list in touched {
-      list.notify()
-    }
+    touched.notify()
     _observers.send(pending.change)
     _Scheduler.drain()
   }
 
   @inlinable
   func _updateAggregates(
-    for pending: _PendingChange<Element>, into touched: inout [_Touched]
+    for pending: _PendingChange<Element>, into touched: inout _TouchedLists
   ) {
     var released = false
-    for entry in _aggregates {
-      guard entry.owner != nil else {
+    // By index, not by copies of the entries: a copy copies a weak
+    // reference.
+    var index = 0
+    while index < _aggregates.count {
+      defer { index += 1 }
+      guard _aggregates[index].life.isAlive else {
         released = true
         continue
       }
-      if entry.since < pending.sequence, let list = entry.apply(pending.change) {
+      if _aggregates[index].since < pending.sequence,
+        let list = _aggregates[index].apply(pending.change)
+      {
         touched.append(_Touched(list))
       }
     }
     if released {
-      _aggregates.removeAll { $0.owner == nil }
+      _aggregates.removeAll { !$0.life.isAlive }
     }
   }
 }

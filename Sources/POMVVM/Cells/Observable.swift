@@ -140,7 +140,7 @@ public final class Observable<Value>: _ValueList<Value>, MutableObservableCell {
   /// Stores a value quietly and, if it changed, remembers this cell among
   /// the lists whose observers are told later.
   @inlinable
-  func _setQuietly(_ newValue: Value, into touched: inout [_Touched]) {
+  func _setQuietly(_ newValue: Value, into touched: inout _TouchedLists) {
     _store(newValue, isDuplicate: _isDuplicate, into: &touched)
   }
 

@@ -195,7 +195,7 @@ final class _DerivedNode<Value>: _ValueList<Value> {
 
   /// Stores a value quietly and, if it changed, remembers this cell among
   /// the lists whose observers are told later.
-  func _setQuietly(_ newValue: Value, into touched: inout [_Touched]) {
+  func _setQuietly(_ newValue: Value, into touched: inout _TouchedLists) {
     _store(newValue, isDuplicate: _isDuplicate, into: &touched)
   }
 

@@ -209,32 +209,40 @@ enum _Scheduler {
   /// its out-of-date sources in a loop rather than recursively.
   static let deepPull = 32
 
-  private struct Entry {
-    let node: _ObserverListBase
+  // The waiting nodes are kept in order, by height and then by order of
+  // marking, in a buffer reused from one drain to the next: a new node goes
+  // after every waiting node not higher than it (at the end, for the common
+  // shapes), and the first is taken from the front. The entries hold their
+  // nodes retained by hand, so that the buffer's slots are plain values
+  // that are overwritten, never released one by one.
+
+  private struct Waiting {
+    let node: Unmanaged<_ObserverListBase>
     let height: Int
-    /// Where the node waits among nodes of the same height.
-    let sequence: UInt64
   }
 
+  /// The waiting nodes are `queue[head..<tail]`.
   @exclusivity(unchecked)
-  private static var heap: [Entry] = []
+  private static var queue: ContiguousArray<Waiting> = []
   @exclusivity(unchecked)
-  private static var nextSequence: UInt64 = 0
+  private static var head = 0
+  @exclusivity(unchecked)
+  private static var tail = 0
 
   /// The only queued node, while just one is: the common case of a set
-  /// that one derived cell reads skips the heap.
+  /// that one derived cell reads skips the queue.
   @exclusivity(unchecked)
   private static var only: _ObserverListBase?
 
   static func enqueue(_ node: _ObserverListBase) {
     guard node._flags & _NodeFlag.queued == 0 else { return }
     node._flags |= _NodeFlag.queued
-    if heap.isEmpty {
+    if head == tail {
       guard let first = only else {
         only = node
         return
       }
-      // A second node: both go to the heap, which orders them.
+      // A second node: both go to the queue, which orders them.
       only = nil
       push(first)
     }
@@ -242,15 +250,15 @@ enum _Scheduler {
   }
 
   private static func push(_ node: _ObserverListBase) {
-    nextSequence &+= 1
-    heap.append(Entry(node: node, height: node._height, sequence: nextSequence))
-    var child = heap.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard precedes(heap[child], heap[parent]) else { break }
-      heap.swapAt(child, parent)
-      child = parent
+    let entry = Waiting(node: .passRetained(node), height: node._height)
+    if tail == queue.count { queue.append(entry) } else { queue[tail] = entry }
+    var position = tail
+    while position > head && queue[position - 1].height > entry.height {
+      queue[position] = queue[position - 1]
+      position -= 1
     }
+    queue[position] = entry
+    tail += 1
   }
 
   /// Flushes every queued node, including nodes queued meanwhile.
@@ -271,25 +279,15 @@ enum _Scheduler {
     return popFirst()
   }
 
-  private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-    a.height != b.height ? a.height < b.height : a.sequence < b.sequence
-  }
-
   private static func popFirst() -> _ObserverListBase? {
-    guard !heap.isEmpty else { return nil }
-    heap.swapAt(0, heap.count - 1)
-    let first = heap.removeLast()
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      guard left < heap.count else { break }
-      var smallest = left
-      if left + 1 < heap.count, precedes(heap[left + 1], heap[left]) { smallest = left + 1 }
-      guard precedes(heap[smallest], heap[parent]) else { break }
-      heap.swapAt(smallest, parent)
-      parent = smallest
+    guard head < tail else { return nil }
+    let first = queue[head]
+    head += 1
+    if head == tail {
+      head = 0
+      tail = 0
     }
-    return first.node
+    return first.node.takeRetainedValue()
   }
 }
 
@@ -372,6 +370,48 @@ struct _Touched {
   func notify() {
     if list._generation == generation {
       list._publishCurrent()
+    }
+  }
+}
+
+/// The lists a change stored quietly, in order, whose observers are told
+/// once every cell and aggregate is current.
+///
+/// The first two are held inline: a change to one element usually touches
+/// its element cell and an aggregate, and so needs no heap storage.
+@MainActor
+@usableFromInline
+struct _TouchedLists {
+  @usableFromInline
+  var _first: _Touched?
+  @usableFromInline
+  var _second: _Touched?
+  @usableFromInline
+  var _rest: [_Touched] = []
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  mutating func append(_ touched: _Touched) {
+    if _first == nil {
+      _first = touched
+    } else if _second == nil {
+      _second = touched
+    } else {
+      _rest.append(touched)
+    }
+  }
+
+  /// Tells the observers of every list, in the order they were touched.
+  @inlinable
+  func notify() {
+    guard let first = _first else { return }
+    first.notify()
+    guard let second = _second else { return }
+    second.notify()
+    for touched in _rest {
+      touched.notify()
     }
   }
 }

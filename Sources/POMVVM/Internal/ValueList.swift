@@ -56,7 +56,7 @@ public class _ValueList<Value>: _ObserverList<Value> {
   /// the lists whose observers are told later.
   @inlinable
   final func _store(
-    _ newValue: Value, isDuplicate: ((Value, Value) -> Bool)?, into touched: inout [_Touched]
+    _ newValue: Value, isDuplicate: ((Value, Value) -> Bool)?, into touched: inout _TouchedLists
   ) {
     if _store(newValue, isDuplicate: isDuplicate) {
       touched.append(_Touched(self))
