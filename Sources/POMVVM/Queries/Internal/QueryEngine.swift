@@ -90,10 +90,19 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     _ = evaluateAll()
     // Registered like an aggregate, it sees each change before any
     // observer of the array runs; it only records it.
-    array._register(self) { [unowned(unsafe) self] change in
+    array._register(self, life: _life) { [unowned(unsafe) self] change in
       self.record(change)
       return nil
     }
+  }
+
+  /// Marked when the engine goes, so that its array skips it (the array
+  /// asks this flag rather than loading a weak reference on every change).
+  @usableFromInline
+  let _life = _AggregateLife()
+
+  isolated deinit {
+    _life.isAlive = false
   }
 
   /// Records the change the array is about to deliver, if the rows do not
