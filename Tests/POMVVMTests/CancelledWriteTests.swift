@@ -247,6 +247,30 @@ struct CancelledWriteTests {
     #expect(target.isUnchanged)
     #expect(Self.refusals(in: reports).count == 1)
   }
+  @Test func aCancelledEffectNeitherStartsNorCancelsALoadNorSendsAnEvent() async {
+    let effects = Effects()
+    let loaded = Load<Int>()
+    let started = Load<Int>()
+    let machine = StateMachine<Bool, Event>(
+      initial: false, reduce: { state, event in state = event == .start }, feedbacks: [])
+    loaded.start { 1 }
+    await loaded.waitUntilFinished()
+    let reports = await Diagnostics.capturing {
+      effects.run(id: "chain") {
+        started.start { 2 }
+        loaded.cancel()
+        loaded.reset()
+        machine.send(.start)
+      }
+      effects.cancel(id: "chain")
+      await effects.waitUntilIdle()
+      await started.waitUntilFinished()
+    }
+    #expect(started.value == .idle)
+    #expect(loaded.value == .loaded(1))
+    #expect(machine.state.value == false)
+    #expect(Self.refusals(in: reports).count == 1)
+  }
 }
 
 /// What the writes of an operation answered.
