@@ -31,7 +31,7 @@ struct CancelledWriteTests {
 
     func write() {
       cell.value = 1
-      array.append(TestItem(2))
+      array.append(TestItem(2 + wrote))  // a new id at every write
       element?.value.on = true
       wrote += 1
     }
@@ -235,10 +235,10 @@ struct CancelledWriteTests {
         answers.taken = taken
         target.array.insert(TestItem(4), at: 0)
         target.array.move(from: 0, to: 0)
+        target.array.replace(at: 0, with: TestItem(5))
         _ = target.array.remove(at: 0)
         _ = target.array.remove(id: 1)
         target.array.removeAll()
-        target.array.replace(at: 0, with: TestItem(5))
       }
       effects.cancel(id: "save")
       await effects.waitUntilIdle()
