@@ -159,6 +159,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   public func set(
     _ newValue: Element, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Bool {
+    if _refusesCancelledWrite(to: self) { return false }
     guard let array else {
       Diagnostics.report(
         "write refused: the element with id \(id) was removed from its array; "

@@ -7,6 +7,7 @@ extension ObservableArray {
   /// - Complexity: O(*n*) for the shift (O(1) at the end).
   @inlinable
   public func insert(_ element: Element, at index: Int) {
+    if _refusesCancelledWrite(to: self) { return }
     precondition(
       index >= 0 && index <= _elements.count,
       "ObservableArray: insertion index \(index) is out of range 0...\(_elements.count)")
@@ -47,6 +48,7 @@ extension ObservableArray {
     contentsOf newElements: some Sequence<Element>, fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Bool {
+    if _refusesCancelledWrite(to: self) { return false }
     let start = _elements.count
     var insertions: [ChangeSet<Element>.Insertion] = []
     var iterator = newElements.makeIterator()
@@ -86,6 +88,7 @@ extension ObservableArray {
   @inlinable
   @discardableResult
   public func remove(at index: Int) -> Element {
+    if _refusesCancelledWrite(to: self) { return _elements[index] }
     precondition(
       _elements.indices.contains(index),
       "ObservableArray: removal index \(index) is out of range 0..<\(_elements.count)")
@@ -112,6 +115,7 @@ extension ObservableArray {
   ///
   /// - Complexity: O(*n*).
   public func removeAll() {
+    if _refusesCancelledWrite(to: self) { return }
     let removed = _elements
     _elements.removeAll()
     _idIndex = _PositionIndex([])
@@ -127,6 +131,7 @@ extension ObservableArray {
   ///   - destination: The element's index afterwards.
   /// - Complexity: O(*n*) for the shift.
   public func move(from source: Int, to destination: Int) {
+    if _refusesCancelledWrite(to: self) { return }
     precondition(
       _elements.indices.contains(source) && _elements.indices.contains(destination),
       "ObservableArray: move \(source) -> \(destination) is out of range 0..<\(_elements.count)")
@@ -155,6 +160,7 @@ extension ObservableArray {
   /// - Complexity: O(1) on average.
   @inlinable
   public func replace(at index: Int, with element: Element) {
+    if _refusesCancelledWrite(to: self) { return }
     precondition(
       _elements.indices.contains(index),
       "ObservableArray: index \(index) is out of range 0..<\(_elements.count)")
@@ -209,6 +215,7 @@ extension ObservableArray {
   @inlinable
   @discardableResult
   public func update(_ element: Element) -> Bool {
+    if _refusesCancelledWrite(to: self) { return false }
     guard let index = _index(of: element.id) else { return false }
     replace(at: index, with: element)
     return true
@@ -389,6 +396,7 @@ extension ObservableArray {
     with newElements: [Element], isUnchanged: (Element, Element) -> Bool, fileID: StaticString,
     line: UInt
   ) -> Bool {
+    if _refusesCancelledWrite(to: self) { return false }
     let old = _elements
     var middle = (prefix: 0, oldEnd: 0, newEnd: 0)
     guard

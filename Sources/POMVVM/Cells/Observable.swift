@@ -101,6 +101,7 @@ public final class Observable<Value>: _ValueList<Value>, MutableObservableCell {
       value = newValue
     }
     set {
+      if _refusesCancelledWrite(to: self) { return }
       if let isDuplicate = _isDuplicate, isDuplicate(_value, newValue) {
         if _isTraced { PropagationTrace._record(.deduplicated, self, value: newValue) }
         return
@@ -151,6 +152,7 @@ public final class Observable<Value>: _ValueList<Value>, MutableObservableCell {
   @inlinable
   @discardableResult
   public func set(_ newValue: Value) -> Bool {
+    if _refusesCancelledWrite(to: self) { return false }
     value = newValue
     return true
   }

@@ -13,11 +13,15 @@ package final class _KitTask: Sendable {
   /// The task this one belongs to, if the kit started it.
   @TaskLocal package static var current: _KitTask?
 
-  private struct State {
+  struct State {
     /// How many sleeps on a clock are in progress (child tasks share the
     /// entry, so there may be more than one).
     var sleeping = 0
     var finished = false
+    /// Cancelled before it finished (counted in `_cancelledKitTasksRunning`).
+    var cancelled = false
+    /// A write of the cancelled task was refused and reported.
+    var refusedWrite = false
   }
 
   /// What the task is, as a failure names it: `effect "sort" (started at
@@ -26,7 +30,7 @@ package final class _KitTask: Sendable {
   /// The scope it was started in: the test that started it, when
   /// POMVVMTesting says which test runs.
   let scope: _KitScope?
-  private let state = Mutex(State())
+  let state = Mutex(State())
 
   private init(description: String, scope: _KitScope?) {
     self.description = description
@@ -48,18 +52,25 @@ package final class _KitTask: Sendable {
   package func run<T>(
     isolation: isolated (any Actor)? = #isolation, _ body: () async -> T
   ) async -> T {
-    let result = await Self.$current.withValue(self) { await body() }
+    // Cancelled while it runs: its writes to cells and arrays are refused
+    // from then on (CancelledWrites.swift).
+    let result = await withTaskCancellationHandler {
+      await Self.$current.withValue(self) { await body() }
+    } onCancel: {
+      self.cancelledWhileRunning()
+    }
     finish()
     return result
   }
 
   /// Marks the task finished (it is no longer followed).
   package func finish() {
-    let first = state.withLock { state -> Bool in
-      guard !state.finished else { return false }
+    let (first, wasCancelled) = state.withLock { state -> (Bool, Bool) in
+      guard !state.finished else { return (false, false) }
       state.finished = true
-      return true
+      return (true, state.cancelled)
     }
+    if wasCancelled { _cancelledKitTasksRunning.subtract(1, ordering: .relaxed) }
     if first { _KitTasks.remove(self) }
   }
 

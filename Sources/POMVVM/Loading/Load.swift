@@ -78,6 +78,7 @@ public final class Load<Value: Sendable>: ObservableCell {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ operation: @escaping @Sendable () async throws -> Value
   ) {
+    if _refusesCancelledWrite(to: storage) { return }
     task?.cancel()
     generation += 1
     let current = generation
@@ -104,6 +105,7 @@ public final class Load<Value: Sendable>: ObservableCell {
   /// finished one, ``LoadStatus/loaded(_:)`` or ``LoadStatus/failed(_:)``,
   /// stays as it is (``reset()`` forgets it).
   public func cancel() {
+    if _refusesCancelledWrite(to: storage) { return }
     task?.cancel()
     task = nil
     generation += 1
@@ -115,6 +117,7 @@ public final class Load<Value: Sendable>: ObservableCell {
   /// Forgets the result and cancels any request: the status becomes
   /// ``LoadStatus/idle``.
   public func reset() {
+    if _refusesCancelledWrite(to: storage) { return }
     cancel()
     storage.value = .idle
   }

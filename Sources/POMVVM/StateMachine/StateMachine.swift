@@ -89,6 +89,7 @@ public final class StateMachine<State, Event: Sendable> {
   ///
   /// - Parameter event: What happened.
   public func send(_ event: Event) {
+    if _refusesCancelledWrite(to: storage) { return }
     queue.append(event)
     guard !isReducing else { return }
     isReducing = true
