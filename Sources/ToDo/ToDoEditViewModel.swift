@@ -1,0 +1,76 @@
+import POMVVM
+
+/// The view model of the sheet that edits one to-do item through a draft:
+/// the item's fields are copied when the sheet opens, edited there, and
+/// written back only by ``done()``.
+///
+/// ``cancel()`` closes the sheet and leaves the item as it was; ``done()``
+/// writes the draft into the store in one undoable step ("Edit") and closes
+/// the sheet. The list presents it in its ``ToDoListViewModel/sheet``, tied
+/// to the item: when the item is deleted while the sheet is open (by another
+/// screen or an undo), the sheet closes and the draft is dropped.
+@MainActor
+public final class ToDoEditViewModel: ViewModel, Dismissible {
+  /// The id of the item being edited.
+  public let id: ToDoItem.ID
+
+  /// The item as it was when the sheet opened.
+  public let original: ToDoItem
+
+  /// The draft's title, edited freely; the item keeps its own until
+  /// ``done()``.
+  public let title: Observable<String>
+
+  /// The draft's done mark.
+  public let isCompleted: Observable<Bool>
+
+  private let store: Store<ToDoItem>
+
+  private let history: UndoHistory
+
+  init(item: ToDoItem, in store: Store<ToDoItem>, history: UndoHistory) {
+    id = item.id
+    original = item
+    title = Observable(item.title).labelled("draft title")
+    isCompleted = Observable(item.isCompleted).labelled("draft done")
+    self.store = store
+    self.history = history
+  }
+
+  /// The item the draft describes: the item's id with the draft's fields.
+  public var draft: ToDoItem {
+    ToDoItem(id: id, title: title.value, isCompleted: isCompleted.value)
+  }
+
+  /// Closes the sheet; the item stays as it is.
+  ///
+  /// - Returns: `false` if the sheet was not shown (reported to
+  ///   ``POMVVM/Diagnostics``).
+  @discardableResult
+  public func cancel() -> Bool {
+    dismiss()
+  }
+
+  /// Writes the draft into the item, in one step of the list's history
+  /// ("Edit"), and closes the sheet.
+  ///
+  /// A draft equal to the item writes nothing and records no step. If the
+  /// item was deleted meanwhile, nothing is written and the refusal is
+  /// reported to ``POMVVM/Diagnostics``.
+  ///
+  /// - Returns: `false` if the item was deleted (the sheet closes anyway).
+  @discardableResult
+  public func done() -> Bool {
+    guard let index = store.items.index(id: id) else {
+      Diagnostics.report("done refused: the to-do item with id \(id) was deleted")
+      if isShown { dismiss() }
+      return false
+    }
+    let draft = draft
+    if store.items[index] != draft {
+      history.transaction("Edit") { store.items.replace(at: index, with: draft) }
+    }
+    dismiss()
+    return true
+  }
+}
