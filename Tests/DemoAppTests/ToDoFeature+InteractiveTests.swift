@@ -16,7 +16,7 @@ private func screen(_ top: String, help: String) -> String {
 /// The list's help, naming the step undo would take.
 private func listHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "space toggle", "f filter", "a add", "d delete"]
+    ["↑/↓ move", "enter open", "e edit", "space toggle", "f filter", "a add", "d delete"]
       + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }
@@ -24,7 +24,7 @@ private func listHelp(undo: String? = nil) -> String {
 /// The full list's help, naming the step undo would take.
 private func fullListHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "space toggle", "f filter", "a add (full)", "d delete"]
+    ["↑/↓ move", "enter open", "e edit", "space toggle", "f filter", "a add (full)", "d delete"]
       + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }

@@ -2,7 +2,7 @@ import DemoApp
 import Testing
 
 private let listUsage =
-  "add [TITLE], delete N, open N, toggle N, filter WHICH, wait DURATION, undo, redo, render, graph [dot], "
+  "add [TITLE], delete N, open N, edit N, toggle N, filter WHICH, wait DURATION, undo, redo, render, graph [dot], "
   + "trace on|off, help, quit"
 private let detailUsage =
   "title TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit"
@@ -303,6 +303,7 @@ struct ToDoScriptTests {
               add [TITLE]    add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
               delete N       delete row N
               open N         show row N on the detail screen, to edit it
+              edit N         open a sheet editing a draft of row N (done or cancel)
               toggle N       mark row N done or not; done items sort last 1s after
               filter WHICH   show all items, the active ones (not done), or the completed
               wait DURATION  let time pass (virtual in a script): 300ms, 1s
