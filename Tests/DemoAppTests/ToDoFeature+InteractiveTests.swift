@@ -34,6 +34,9 @@ private func detailHelp(undo: String? = nil) -> String {
   helpRows(
     ["e edit title", "d delete"] + undoKeys(undo: undo) + ["esc/b back", "q quit", "^G graph"])
 }
+/// The edit sheet's help.
+private let sheetHelp = helpRows(
+  ["e edit title", "space toggle", "enter done", "esc cancel", "q quit", "^G graph"])
 private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear  ^G graph"
 
 /// The first screen of the to-do list.
@@ -340,6 +343,45 @@ struct ToDoFrameTests {
         Frame.Line("> 1. ToDo Item 2", style: .reverse),
         Frame.Line("Last change: remove [0]", style: .dim),
         Frame.Line("Save failed: \(failure)", style: .bold),
+      ])
+  }
+
+  @Test func eOpensTheEditSheetOverTheListThatEscCancelsAndEnterWrites() async {
+    let (transcript, terminal) = await runInteractive(
+      typing: ["j", "e", "e", "\u{15}", "Milk", "\r", " ", "\u{1B}", "e", " ", "\r", "q"],
+      arguments: ["todo"])
+    #expect(transcript == Transcript(status: 0, output: ""))
+    let list = """
+      To-do (2 of 10, add: enabled)
+        1. ToDo Item 1
+      > 2. ToDo Item 2
+      Last change: insert [1]
+      """
+    func sheet(title: String, done: Bool = false) -> String {
+      list + "\n\n  Edit to-do item\n    Title: \(title)\n    Done: \(done ? "yes" : "no")\n"
+        + "  [Cancel] [Done]"
+    }
+    #expect(
+      terminal.screens == [
+        screen(start, help: listHelp()),
+        screen(list, help: listHelp()),
+        screen(sheet(title: "ToDo Item 2"), help: sheetHelp),
+        screen(sheet(title: "ToDo Item 2"), help: editHelp),
+        screen(sheet(title: "").replacing("Title: \n", with: "Title:\n"), help: editHelp),
+        screen(sheet(title: "Milk"), help: editHelp),
+        screen(sheet(title: "Milk"), help: sheetHelp),
+        screen(sheet(title: "Milk", done: true), help: sheetHelp),
+        // Esc waits for the next key (it could start a sequence): one frame
+        // shows the cancel and the sheet opened again, with a new draft.
+        screen(sheet(title: "ToDo Item 2"), help: sheetHelp),
+        screen(sheet(title: "ToDo Item 2", done: true), help: sheetHelp),
+        screen(
+          """
+          To-do (2 of 10, add: enabled)
+            1. ToDo Item 1
+          > 2. ToDo Item 2 (done)
+          Last change: update [1]
+          """, help: listHelp(undo: "Edit")),
       ])
   }
 }
