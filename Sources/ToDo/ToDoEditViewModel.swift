@@ -28,11 +28,18 @@ public final class ToDoEditViewModel: ViewModel, Dismissible {
 
   private let history: UndoHistory
 
-  init(item: ToDoItem, in store: Store<ToDoItem>, history: UndoHistory) {
+  /// Called after ``done()`` wrote a draft that changed the done mark.
+  private let didChangeCompletion: @MainActor () -> Void
+
+  init(
+    item: ToDoItem, in store: Store<ToDoItem>, history: UndoHistory,
+    didChangeCompletion: @escaping @MainActor () -> Void
+  ) {
+    self.didChangeCompletion = didChangeCompletion
     id = item.id
     original = item
-    title = Observable(item.title).labelled("draft title")
-    isCompleted = Observable(item.isCompleted).labelled("draft done")
+    title = Observable(item.title)
+    isCompleted = Observable(item.isCompleted)
     self.store = store
     self.history = history
   }
@@ -54,6 +61,8 @@ public final class ToDoEditViewModel: ViewModel, Dismissible {
   /// Writes the draft into the item, in one step of the list's history
   /// ("Edit"), and closes the sheet.
   ///
+  /// A draft that changes the done mark sorts the list as a toggle does
+  /// (``ToDoListViewModel/toggle(row:)``), a moment later.
   /// A draft equal to the item writes nothing and records no step. If the
   /// item was deleted meanwhile, nothing is written and the refusal is
   /// reported to ``POMVVM/Diagnostics``.
@@ -67,9 +76,11 @@ public final class ToDoEditViewModel: ViewModel, Dismissible {
       return false
     }
     let draft = draft
-    if store.items[index] != draft {
+    let item = store.items[index]
+    if item != draft {
       history.transaction("Edit") { store.items.replace(at: index, with: draft) }
     }
+    if item.isCompleted != draft.isCompleted { didChangeCompletion() }
     dismiss()
     return true
   }

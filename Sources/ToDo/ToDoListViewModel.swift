@@ -170,6 +170,12 @@ public final class ToDoListViewModel: ViewModel {
     var item = store.items[index]
     item.isCompleted.toggle()
     history.transaction("Toggle") { store.items.replace(at: index, with: item) }
+    scheduleSort()
+  }
+
+  /// Sorts the completed items last after ``sortDelay``, restarting the
+  /// wait of a sort already scheduled.
+  private func scheduleSort() {
     effects.run(id: "sort", cancelInFlight: true) { [weak self, sleep] in
       try await sleep(Self.sortDelay)
       self?.sortCompletedLast()
@@ -203,6 +209,8 @@ public final class ToDoListViewModel: ViewModel {
   ///
   /// The sheet is tied to the item: deleting the item while it is open
   /// closes it, and an undo that puts the item back does not open it again.
+  /// A draft written with a new done mark sorts the list as ``toggle(row:)``
+  /// does.
   ///
   /// - Parameter row: The item's row, from 1 as displayed.
   /// - Returns: The sheet's view model, now in ``sheet``.
@@ -214,7 +222,9 @@ public final class ToDoListViewModel: ViewModel {
     guard let cell = store.items.cell(for: item.id) else {
       throw .noSuchRow(row, count: visible.count)
     }
-    let sheet = ToDoEditViewModel(item: item, in: store, history: history)
+    let sheet = ToDoEditViewModel(item: item, in: store, history: history) { [weak self] in
+      self?.scheduleSort()
+    }
     self.sheet.present(sheet, tiedTo: cell)
     return sheet
   }

@@ -348,7 +348,9 @@ struct ToDoFrameTests {
 
   @Test func eOpensTheEditSheetOverTheListThatEscCancelsAndEnterWrites() async {
     let (transcript, terminal) = await runInteractive(
-      typing: ["j", "e", "e", "\u{15}", "Milk", "\r", " ", "\u{1B}", "e", " ", "\r", "q"],
+      typing: [
+        "j", "e", "e", "\u{15}", "Milk", "\r", " ", "\u{1B}", "e", "e", "!", "\r", "\r", "q",
+      ],
       arguments: ["todo"])
     #expect(transcript == Transcript(status: 0, output: ""))
     let list = """
@@ -374,12 +376,14 @@ struct ToDoFrameTests {
         // Esc waits for the next key (it could start a sequence): one frame
         // shows the cancel and the sheet opened again, with a new draft.
         screen(sheet(title: "ToDo Item 2"), help: sheetHelp),
-        screen(sheet(title: "ToDo Item 2", done: true), help: sheetHelp),
+        screen(sheet(title: "ToDo Item 2"), help: editHelp),
+        screen(sheet(title: "ToDo Item 2!"), help: editHelp),
+        screen(sheet(title: "ToDo Item 2!"), help: sheetHelp),
         screen(
           """
           To-do (2 of 10, add: enabled)
             1. ToDo Item 1
-          > 2. ToDo Item 2 (done)
+          > 2. ToDo Item 2!
           Last change: update [1]
           """, help: listHelp(undo: "Edit")),
       ])

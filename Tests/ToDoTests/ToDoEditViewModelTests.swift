@@ -1,4 +1,5 @@
 import POMVVM
+import POMVVMTesting
 import Testing
 import ToDo
 
@@ -123,5 +124,29 @@ struct ToDoEditViewModelTests {
     let list = try makeList()
     #expect(throws: ToDoRefusal.noSuchRow(3, count: 2)) { try list.edit(row: 3) }
     #expect(!list.sheet.isPresented)
+  }
+
+  @Test func doneThatMarksTheItemDoneSortsItLastASecondLater() async throws {
+    let clock = ManualClock()
+    let list = ToDoListViewModel(store: Store(), clock: clock)
+    try list.add(title: "milk")
+    try list.add(title: "eggs")
+    let sheet = try list.edit(row: 1)
+    sheet.isCompleted.value = true
+    sheet.done()
+    await clock.advance(by: .milliseconds(999))
+    #expect(list.store.items.map(\.title) == ["milk", "eggs"])
+    await clock.advance(by: .milliseconds(1))
+    #expect(list.store.items.map(\.title) == ["eggs", "milk"])
+  }
+
+  @Test func doneThatKeepsTheDoneMarkSchedulesNoSort() async throws {
+    let clock = ManualClock()
+    let list = ToDoListViewModel(store: Store(), clock: clock)
+    try list.add(title: "milk")
+    let sheet = try list.edit(row: 1)
+    sheet.title.value = "oat milk"
+    sheet.done()
+    #expect(list.effects.inFlight.value == 0)
   }
 }
