@@ -61,6 +61,9 @@ public final class ToDoEditViewModel: ViewModel, Dismissible {
   /// Writes the draft into the item, in one step of the list's history
   /// ("Edit"), and closes the sheet.
   ///
+  /// Only the fields the draft changed are written: a field changed
+  /// elsewhere while the sheet was open (a toggle on the list, say) and left
+  /// alone in the draft keeps its new value.
   /// A draft that changes the done mark sorts the list as a toggle does
   /// (``ToDoListViewModel/toggle(row:)``), a moment later.
   /// A draft equal to the item writes nothing and records no step. If the
@@ -75,12 +78,14 @@ public final class ToDoEditViewModel: ViewModel, Dismissible {
       if isShown { dismiss() }
       return false
     }
-    let draft = draft
     let item = store.items[index]
-    if item != draft {
-      history.transaction("Edit") { store.items.replace(at: index, with: draft) }
+    var edited = item
+    if title.value != original.title { edited.title = title.value }
+    if isCompleted.value != original.isCompleted { edited.isCompleted = isCompleted.value }
+    if edited != item {
+      history.transaction("Edit") { store.items.replace(at: index, with: edited) }
     }
-    if item.isCompleted != draft.isCompleted { didChangeCompletion() }
+    if edited.isCompleted != item.isCompleted { didChangeCompletion() }
     dismiss()
     return true
   }

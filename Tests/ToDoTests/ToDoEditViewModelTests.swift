@@ -149,4 +149,15 @@ struct ToDoEditViewModelTests {
     sheet.done()
     #expect(list.effects.inFlight.value == 0)
   }
+
+  @Test func doneWritesOnlyTheFieldsTheDraftChanged() throws {
+    let list = try makeList()
+    let sheet = try list.edit(row: 1)
+    sheet.title.value = "Buy milk"
+    try list.toggle(row: 1)
+    #expect(sheet.done())
+    #expect(list.store.items[0] == ToDoItem(id: 1, title: "Buy milk", isCompleted: true))
+    #expect(list.history.undo())
+    #expect(list.store.items[0] == ToDoItem(id: 1, title: "ToDo Item 1", isCompleted: true))
+  }
 }
