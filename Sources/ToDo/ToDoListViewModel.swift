@@ -66,6 +66,10 @@ public final class ToDoListViewModel: ViewModel {
   /// its rows.
   public let visible: LiveQuery<ToDoItem>
 
+  /// The sheet that edits an item through a draft, while one is open
+  /// (``edit(row:)``); `nil` otherwise.
+  public let sheet = Presentation<ToDoEditViewModel>()
+
   /// The list's asynchronous work: the delayed sort, under the id `"sort"`.
   public let effects = Effects()
 
@@ -166,6 +170,12 @@ public final class ToDoListViewModel: ViewModel {
     var item = store.items[index]
     item.isCompleted.toggle()
     history.transaction("Toggle") { store.items.replace(at: index, with: item) }
+    scheduleSort()
+  }
+
+  /// Sorts the completed items last after ``sortDelay``, restarting the
+  /// wait of a sort already scheduled.
+  private func scheduleSort() {
     effects.run(id: "sort", cancelInFlight: true) { [weak self, sleep] in
       try await sleep(Self.sortDelay)
       self?.sortCompletedLast()
@@ -192,6 +202,31 @@ public final class ToDoListViewModel: ViewModel {
       throw .noSuchRow(row, count: visible.count)
     }
     return ToDoEditorViewModel(item: cell, in: store, history: history)
+  }
+
+  /// Opens the sheet that edits the item at a row through a draft,
+  /// replacing any sheet already open.
+  ///
+  /// The sheet is tied to the item: deleting the item while it is open
+  /// closes it, and an undo that puts the item back does not open it again.
+  /// A draft written with a new done mark sorts the list as ``toggle(row:)``
+  /// does.
+  ///
+  /// - Parameter row: The item's row, from 1 as displayed.
+  /// - Returns: The sheet's view model, now in ``sheet``.
+  /// - Throws: ``ToDoRefusal/noSuchRow(_:count:)`` for a row that does not
+  ///   exist.
+  @discardableResult
+  public func edit(row: Int) throws(ToDoRefusal) -> ToDoEditViewModel {
+    let item = store.items[try index(ofRow: row)]
+    guard let cell = store.items.cell(for: item.id) else {
+      throw .noSuchRow(row, count: visible.count)
+    }
+    let sheet = ToDoEditViewModel(item: item, in: store, history: history) { [weak self] in
+      self?.scheduleSort()
+    }
+    self.sheet.present(sheet, tiedTo: cell)
+    return sheet
   }
 
   /// The store's index of the item at a displayed row.

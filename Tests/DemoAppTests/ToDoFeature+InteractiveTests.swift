@@ -16,7 +16,7 @@ private func screen(_ top: String, help: String) -> String {
 /// The list's help, naming the step undo would take.
 private func listHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "space toggle", "f filter", "a add", "d delete"]
+    ["↑/↓ move", "enter open", "e edit", "space toggle", "f filter", "a add", "d delete"]
       + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }
@@ -24,7 +24,7 @@ private func listHelp(undo: String? = nil) -> String {
 /// The full list's help, naming the step undo would take.
 private func fullListHelp(undo: String? = nil) -> String {
   helpRows(
-    ["↑/↓ move", "enter open", "space toggle", "f filter", "a add (full)", "d delete"]
+    ["↑/↓ move", "enter open", "e edit", "space toggle", "f filter", "a add (full)", "d delete"]
       + undoKeys(undo: undo)
       + ["q quit", "^G graph"])
 }
@@ -34,6 +34,9 @@ private func detailHelp(undo: String? = nil) -> String {
   helpRows(
     ["e edit title", "d delete"] + undoKeys(undo: undo) + ["esc/b back", "q quit", "^G graph"])
 }
+/// The edit sheet's help.
+private let sheetHelp = helpRows(
+  ["e edit title", "space toggle", "enter done", "esc cancel", "q quit", "^G graph"])
 private let editHelp = "enter save  esc cancel  ←/→ move  backspace erase  ctrl-u clear  ^G graph"
 
 /// The first screen of the to-do list.
@@ -203,6 +206,49 @@ struct ToDoInteractiveTests {
         screen(empty, help: listHelp(undo: "Delete")),
       ], "escape went back, then d deleted the last row; enter, d and k do nothing")
   }
+
+  @Test func eOpensTheEditSheetOverTheListThatEscCancelsAndEnterWrites() async {
+    let (transcript, terminal) = await runInteractive(
+      typing: [
+        "j", "e", "e", "\u{15}", "Milk", "\r", " ", "\u{1B}", "e", "e", "!", "\r", "\r", "q",
+      ],
+      arguments: ["todo"])
+    #expect(transcript == Transcript(status: 0, output: ""))
+    let list = """
+      To-do (2 of 10, add: enabled)
+        1. ToDo Item 1
+      > 2. ToDo Item 2
+      Last change: insert [1]
+      """
+    func sheet(title: String, done: Bool = false) -> String {
+      list + "\n\n  Edit to-do item\n    Title: \(title)\n    Done: \(done ? "yes" : "no")\n"
+        + "  [Cancel] [Done]"
+    }
+    #expect(
+      terminal.screens == [
+        screen(start, help: listHelp()),
+        screen(list, help: listHelp()),
+        screen(sheet(title: "ToDo Item 2"), help: sheetHelp),
+        screen(sheet(title: "ToDo Item 2"), help: editHelp),
+        screen(sheet(title: "").replacing("Title: \n", with: "Title:\n"), help: editHelp),
+        screen(sheet(title: "Milk"), help: editHelp),
+        screen(sheet(title: "Milk"), help: sheetHelp),
+        screen(sheet(title: "Milk", done: true), help: sheetHelp),
+        // Esc waits for the next key (it could start a sequence): one frame
+        // shows the cancel and the sheet opened again, with a new draft.
+        screen(sheet(title: "ToDo Item 2"), help: sheetHelp),
+        screen(sheet(title: "ToDo Item 2"), help: editHelp),
+        screen(sheet(title: "ToDo Item 2!"), help: editHelp),
+        screen(sheet(title: "ToDo Item 2!"), help: sheetHelp),
+        screen(
+          """
+          To-do (2 of 10, add: enabled)
+            1. ToDo Item 1
+          > 2. ToDo Item 2!
+          Last change: update [1]
+          """, help: listHelp(undo: "Edit")),
+      ])
+  }
 }
 
 /// The to-do list's frames, with styles and the cursor, driven directly.
@@ -341,5 +387,59 @@ struct ToDoFrameTests {
         Frame.Line("Last change: remove [0]", style: .dim),
         Frame.Line("Save failed: \(failure)", style: .bold),
       ])
+  }
+
+  @Test func theSheetIsDrawnUnderTheListAndItsTitleEditorShowsTheCursor() throws {
+    try feature.perform(ScriptCommand(word: "add", argument: "a\u{1B}b"))
+    press(.end, .character("e"))
+    #expect(
+      body() == """
+        To-do (3 of 10, add: enabled) |bold
+          1. ToDo Item 1
+          2. ToDo Item 2
+        > 3. a\u{1B}b |reverse
+        Last change: insert [2] |dim
+
+          Edit to-do item |bold
+            Title: a\\u{1B}b
+            Done: no
+          [Cancel] [Done] |reverse
+        """)
+    press(.character("e"), .left)
+    #expect(
+      body() == """
+        To-do (3 of 10, add: enabled) |bold
+          1. ToDo Item 1
+          2. ToDo Item 2
+        > 3. a\u{1B}b |reverse
+        Last change: insert [2] |dim
+
+          Edit to-do item |bold
+            Title: a\u{1B}b |underline
+            Done: no
+          [Cancel] [Done] |reverse
+        cursor at 7,18
+        """, "after \"    Title: a\" and the six columns of \\u{1B}")
+    #expect(feature.handle(.character("q")) == .continue, "q is text while editing")
+    press(.escape)
+    #expect(feature.currentScreen.name == "edit", "escape ends the title's edit only")
+    press(.escape)
+    #expect(feature.currentScreen.name == "list")
+    #expect(feature.list.store.items[2].title == "a\u{1B}b", "cancel left the item")
+  }
+
+  @Test func aSmallTerminalKeepsTheSheetAndTheSelectedRowInView() {
+    press(.end, .character("e"))
+    #expect(
+      body(height: 8) == """
+        To-do (2 of 10, add: enabled) |bold
+        > 2. ToDo Item 2 |reverse
+        Last change: insert [1] |dim
+
+          Edit to-do item |bold
+            Title: ToDo Item 2
+            Done: no
+          [Cancel] [Done] |reverse
+        """)
   }
 }

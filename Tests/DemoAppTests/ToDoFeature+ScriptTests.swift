@@ -2,10 +2,13 @@ import DemoApp
 import Testing
 
 private let listUsage =
-  "add [TITLE], delete N, open N, toggle N, filter WHICH, wait DURATION, undo, redo, render, graph [dot], "
+  "add [TITLE], delete N, open N, edit N, toggle N, filter WHICH, wait DURATION, undo, redo, render, graph [dot], "
   + "trace on|off, help, quit"
 private let detailUsage =
   "title TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit"
+
+private let sheetUsage =
+  "title TEXT, toggle, done, cancel, render, graph [dot], trace on|off, help, quit"
 
 /// Script-mode flows of the to-do list, each compared whole: the exit
 /// status, everything printed to standard output and to standard error.
@@ -303,6 +306,7 @@ struct ToDoScriptTests {
               add [TITLE]    add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)
               delete N       delete row N
               open N         show row N on the detail screen, to edit it
+              edit N         open a sheet editing a draft of row N (done or cancel)
               toggle N       mark row N done or not; done items sort last 1s after
               filter WHICH   show all items, the active ones (not done), or the completed
               wait DURATION  let time pass (virtual in a script): 300ms, 1s
@@ -325,6 +329,113 @@ struct ToDoScriptTests {
               trace on|off  print every step of the propagations of later commands
               help          print the commands of this screen
               quit          end the script
+
+            """))
+  }
+
+  @Test func editOpensASheetThatCancelLeavesAndDoneWritesInOneUndoStep() async {
+    #expect(
+      await runScript(
+        """
+        edit 2
+        title Buy oat milk
+        toggle
+        render
+        cancel
+        render
+        edit 2
+        title Buy oat milk
+        toggle
+        done
+        render
+        undo
+        render
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 0,
+          output: """
+            To-do (2 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+            Last change: insert [1]
+
+              Edit to-do item
+                Title: Buy oat milk
+                Done: yes
+              [Cancel] [Done]
+
+            To-do (2 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+            Last change: insert [1]
+
+            To-do (2 of 10, add: enabled)
+              1. ToDo Item 1
+              2. Buy oat milk (done)
+            Last change: update [1]
+
+            To-do (2 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+            Last change: update [1]
+
+            """))
+  }
+
+  @Test func theEditSheetTakesOnlyItsCommandsAndShowsControlCharactersVisibly() async {
+    #expect(
+      await runScript(
+        """
+        edit 3
+        edit 1
+        title \u{1B}[31mred\u{0D}X
+        render
+        undo
+        back
+        toggle 1
+        done now
+        title
+        help
+        cancel
+        render
+        """, arguments: ["todo", "--quiet"])
+        == Transcript(
+          status: 1,
+          output: """
+            To-do (2 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+            Last change: insert [1]
+
+              Edit to-do item
+                Title: \\u{1B}[31mred\\u{0D}X
+                Done: no
+              [Cancel] [Done]
+
+            Commands on the edit screen:
+              title TEXT    set the draft's title to everything after the first space
+              toggle        mark the draft done or not
+              done          write the draft into the item (one undo step) and close the sheet
+              cancel        close the sheet; the item stays as it was
+              render        print the screen
+              graph [dot]   print the screen's live binding graph (dot: for Graphviz)
+              trace on|off  print every step of the propagations of later commands
+              help          print the commands of this screen
+              quit          end the script
+
+            To-do (2 of 10, add: enabled)
+              1. ToDo Item 1
+              2. ToDo Item 2
+            Last change: insert [1]
+
+            """,
+          error: """
+            error: row 3 is out of range: rows 1-2
+            error: 'undo' is a list command; on the edit screen use: \(sheetUsage)
+            error: 'back' is a detail command; on the edit screen use: \(sheetUsage)
+            error: toggle takes no argument, got '1': use 'toggle' alone
+            error: done takes no argument, got 'now': use 'done' alone
+            error: title needs the new title: title TEXT
 
             """))
   }

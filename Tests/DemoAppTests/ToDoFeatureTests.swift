@@ -277,6 +277,29 @@ struct ToDoFeatureTests {
     #expect(try contents(of: url) == storeFile([(2, "ToDo Item 2"), (3, "Buy milk")], next: 4))
   }
 
+  @Test func theEditSheetSavesOnlyOnDoneAndIsReleasedWhenClosed() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.json")
+    let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
+    let saved = try contents(of: url)
+    weak var cancelled: ToDoEditViewModel?
+    try feature.perform(ScriptCommand(word: "edit", argument: "1"))
+    cancelled = feature.list.sheet.destination
+    try feature.perform(ScriptCommand(word: "title", argument: "Buy milk"))
+    try feature.perform(ScriptCommand(word: "cancel", argument: nil))
+    #expect(cancelled == nil)
+    #expect(try contents(of: url) == saved)
+    weak var finished: ToDoEditViewModel?
+    try feature.perform(ScriptCommand(word: "edit", argument: "1"))
+    finished = feature.list.sheet.destination
+    try feature.perform(ScriptCommand(word: "title", argument: "Buy milk"))
+    try feature.perform(ScriptCommand(word: "done", argument: nil))
+    #expect(finished == nil)
+    #expect(try contents(of: url) == storeFile([(1, "Buy milk"), (2, "ToDo Item 2")], next: 3))
+    #expect(feature.currentScreen == ToDoFeature.listScreen)
+  }
+
   /// A file the list cannot have written is refused, and left untouched.
   ///
   /// Items that repeat an id, and more items than the list holds (refused

@@ -52,4 +52,30 @@ struct ToDoRecorderTests {
     }
     recorder.finish()
   }
+
+  @Test func theEditSheetAppearsWithItsDraftAndDoneChangesTheItemOnce() throws {
+    let list = ToDoListViewModel(store: Store())
+    try list.add(title: "milk")
+    let recorder = StateRecorder(of: list)
+    try recorder.perform {
+      try list.edit(row: 1)
+    } expecting: {
+      $0.changed(\.sheet) { $0?.id == 1 }
+      $0.added(\.sheet.destination) { $0.title.value == "milk" && !$0.isCompleted.value }
+    }
+    recorder.perform {
+      list.sheet.destination?.title.value = "oat milk"
+    } expecting: {
+      $0.changed(\.sheet.destination?.title, to: "oat milk")
+    }
+    recorder.perform {
+      list.sheet.destination?.done()
+    } expecting: {
+      $0.changed(\.sheet) { $0 == nil }
+      $0.changed(\.store.items, to: [ToDoItem(id: 1, title: "oat milk")])
+      $0.changed(\.visible, to: [ToDoItem(id: 1, title: "oat milk")])
+      $0.changed(\.lastChange, to: "update [0]")
+    }
+    recorder.finish()
+  }
 }

@@ -7,10 +7,14 @@ extension ToDoFeature {
   /// list's `a` says it is disabled.
   public var keyHelp: String {
     let historyKeys = HistoryCommand.keyHelp(for: history)
+    if sheet != nil {
+      return editor != nil
+        ? LineEditor.keyHelp : "e edit title  space toggle  enter done  esc cancel  q quit"
+    }
     switch screen {
     case .list:
       let add = list.canAdd.value ? "a add" : "a add (full)"
-      return "↑/↓ move  enter open  space toggle  f filter  \(add)  d delete  "
+      return "↑/↓ move  enter open  e edit  space toggle  f filter  \(add)  d delete  "
         + "\(historyKeys)  q quit"
     case .detail where editor != nil:
       return LineEditor.keyHelp
@@ -36,10 +40,32 @@ extension ToDoFeature {
     if let notice {
       footer += [Frame.Line(""), Frame.Line("  " + notice, style: .accent)]
     }
+    if sheet != nil { return sheetBody(size: size, footer: footer) }
     switch screen {
     case .list: return listBody(size: size, footer: footer)
     case .detail: return detailBody(size: size, footer: footer)
     }
+  }
+
+  /// The edit sheet over the list: the list's header, the rows that fit
+  /// and its last-change line, then a blank line and the sheet, with the
+  /// line editor in place of the draft's title while it is being edited.
+  private func sheetBody(size: TerminalSize, footer: [Frame.Line]) -> Frame {
+    let sheetLines = sheetLines
+    let rows = size.height - sheetLines.count - 1 - footer.count
+    let below = listBody(size: TerminalSize(width: size.width, height: max(3, rows)), footer: [])
+    var lines = sheetLines.enumerated().map { index, line in
+      Frame.Line(line, style: index == 0 ? .bold : index == sheetLines.count - 1 ? .reverse : [])
+    }
+    let label = Self.sheetTitleLabel
+    guard let editor, let titleRow = lines.firstIndex(where: { $0.text.hasPrefix(label) })
+    else { return Frame(lines: below.lines + [Frame.Line("")] + lines + footer) }
+    let field = editor.visible(inWidth: size.width - label.count)
+    lines[titleRow] = Frame.Line(label + field.text, style: .underline)
+    let top = below.lines.count + 1
+    return Frame(
+      lines: below.lines + [Frame.Line("")] + lines + footer,
+      cursor: Position(row: top + titleRow, column: label.count + field.cursorColumn))
   }
 
   private func listBody(size: TerminalSize, footer: [Frame.Line]) -> Frame {
@@ -90,6 +116,10 @@ extension ToDoFeature {
       return .continue
     }
     if key == .character("q") { return .quit }
+    if let sheet {
+      handle(key, on: sheet)
+      return .continue
+    }
     if handleHistoryKey(key) { return .continue }
     switch screen {
     case .list: handleOnList(key)
@@ -115,6 +145,9 @@ extension ToDoFeature {
       } catch {
         notice = "\(error); press d to delete one"
       }
+    case .character("e"):
+      guard rowCount > 0 else { return }
+      _ = try? editSheet(row: cursor.row + 1)
     case .character(" "):
       guard rowCount > 0 else { return }
       _ = try? list.toggle(row: cursor.row + 1)
@@ -148,6 +181,23 @@ extension ToDoFeature {
     }
   }
 
+  /// The edit sheet's keys: `e` edits the draft's title, space marks it
+  /// done or not, enter writes it (Done), esc closes the sheet (Cancel).
+  private func handle(_ key: Key, on sheet: ToDoEditViewModel) {
+    switch key {
+    case .character("e"):
+      editor = LineEditor(text: sheet.title.value)
+    case .character(" "):
+      sheet.isCompleted.value.toggle()
+    case .enter:
+      if !sheet.done() { notice = "the item was deleted; nothing was written" }
+    case .escape:
+      sheet.cancel()
+    default:
+      break
+    }
+  }
+
   private func edit(with key: Key) {
     guard var editing = editor else { return }
     switch editing.handle(key) {
@@ -155,6 +205,10 @@ extension ToDoFeature {
       editor = editing
     case .committed(let text):
       editor = nil
+      if let sheet {
+        sheet.title.value = text
+        return
+      }
       list.history.transaction("Rename") { editorView.type(title: text) }
     case .cancelled:
       editor = nil

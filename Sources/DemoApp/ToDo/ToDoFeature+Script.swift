@@ -9,7 +9,11 @@ extension ToDoFeature {
   /// completed items sort last after `wait 1s`), `filter all|active|completed`
   /// (which rows show), rows numbered from 1 as displayed. Detail: `title TEXT` (everything after the first space,
   /// exactly), `delete` (then back to the list), `back`. Both: `undo`,
-  /// `redo`, saved like any other change.
+  /// `redo`, saved like any other change. `edit N` on the list opens the
+  /// edit sheet over it, which takes only its own commands: `title TEXT`
+  /// and `toggle` change the draft, `done` writes it into the item (one
+  /// undo step, saved), `cancel` closes the sheet leaving the item as it
+  /// was.
   ///
   /// A change that the store could not save is an error too, although it
   /// was made: the store keeps it in memory, the screen shows
@@ -19,6 +23,10 @@ extension ToDoFeature {
   /// - Throws: ``ScriptError`` for a missing, extra or bad argument, for
   ///   `add` at 10 items, and for a change that could not be saved.
   public func perform(_ command: ScriptCommand) throws(ScriptError) {
+    if let sheet {
+      try perform(command, on: sheet)
+      return
+    }
     if try performHistoryCommand(command) { return }
     switch screen {
     case .list: try performOnList(command)
@@ -57,6 +65,13 @@ extension ToDoFeature {
       let row = try command.rowNumber(usage: "open N", rowCount: rowCount)
       do throws(ToDoRefusal) {
         try open(row: row)
+      } catch {
+        throw ScriptError(error.description)
+      }
+    case "edit":
+      let row = try command.rowNumber(usage: "edit N", rowCount: rowCount)
+      do throws(ToDoRefusal) {
+        try editSheet(row: row)
       } catch {
         throw ScriptError(error.description)
       }
@@ -105,6 +120,29 @@ extension ToDoFeature {
     case "back":
       try command.expectNoArgument()
       back()
+    default:
+      throw .unknownCommand(command.word, on: currentScreen)
+    }
+  }
+
+  /// The edit sheet's commands: the draft's `title TEXT` and `toggle`,
+  /// `done` and `cancel`.
+  private func perform(_ command: ScriptCommand, on sheet: ToDoEditViewModel) throws(ScriptError) {
+    switch command.word {
+    case "title":
+      sheet.title.value = try command.requiredArgument("the new title", usage: "title TEXT")
+    case "toggle":
+      try command.expectNoArgument()
+      sheet.isCompleted.value.toggle()
+    case "done":
+      try command.expectNoArgument()
+      var isWritten = true
+      let saveError = saving { isWritten = sheet.done() }
+      guard isWritten else { throw ScriptError("the item was deleted; nothing was written") }
+      try report(saveError)
+    case "cancel":
+      try command.expectNoArgument()
+      sheet.cancel()
     default:
       throw .unknownCommand(command.word, on: currentScreen)
     }

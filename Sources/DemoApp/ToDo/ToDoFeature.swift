@@ -55,6 +55,7 @@ public final class ToDoFeature: DemoFeature {
         "add [TITLE]", "add an item at the end; TITLE defaults to 'ToDo Item N' (at most 10)"),
       CommandHelp("delete N", "delete row N"),
       CommandHelp("open N", "show row N on the detail screen, to edit it"),
+      CommandHelp("edit N", "open a sheet editing a draft of row N (done or cancel)"),
       CommandHelp("toggle N", "mark row N done or not; done items sort last 1s after"),
       CommandHelp("filter WHICH", "show all items, the active ones (not done), or the completed"),
       CommandHelp("wait DURATION", "let time pass (virtual in a script): 300ms, 1s"),
@@ -71,8 +72,19 @@ public final class ToDoFeature: DemoFeature {
       undoHelp, redoHelp,
     ])
 
-  /// The list screen, then the detail screen.
-  public static var screens: [ScriptScreen] { [listScreen, detailScreen] }
+  /// The edit sheet's script commands: the draft changes, and the item
+  /// only on `done`.
+  public static let editSheet = ScriptScreen(
+    name: "edit",
+    commands: [
+      CommandHelp("title TEXT", "set the draft's title to everything after the first space"),
+      CommandHelp("toggle", "mark the draft done or not"),
+      CommandHelp("done", "write the draft into the item (one undo step) and close the sheet"),
+      CommandHelp("cancel", "close the sheet; the item stays as it was"),
+    ])
+
+  /// The list screen, the detail screen, then the edit sheet.
+  public static var screens: [ScriptScreen] { [listScreen, detailScreen, editSheet] }
 
   /// Which screen shows.
   enum Screen: Equatable {
@@ -106,6 +118,13 @@ public final class ToDoFeature: DemoFeature {
   /// the item back in the list.
   var reopening: Subscription?
 
+  /// Ends the title's line editing when the edit sheet opens or closes
+  /// (also when deleting its item closes it).
+  var followingSheet: Subscription?
+
+  /// The edit sheet, while the list presents one.
+  var sheet: ToDoEditViewModel? { list.sheet.destination }
+
   /// Creates the feature on its list screen.
   ///
   /// Without a store file, or with one that does not exist yet, the list
@@ -134,6 +153,7 @@ public final class ToDoFeature: DemoFeature {
     listView.bind(to: list)
     saveStatus.bind(to: list)
     reopening = store.items.observeChanges { [weak self] _ in self?.reopenEditorIfItCameBack() }
+    followingSheet = list.sheet.observeChanges { [weak self] _ in self?.editor = nil }
     if store.fileURL != nil {
       SignalFlush.register(self) { [weak store] in store?.flush() }
     }
@@ -153,16 +173,43 @@ public final class ToDoFeature: DemoFeature {
     Self.forward(reports, except: nil)
   }
 
-  /// The list or the detail screen.
+  /// The edit sheet while it shows, else the list or the detail screen.
   public var currentScreen: ScriptScreen {
-    screen == .list ? Self.listScreen : Self.detailScreen
+    if sheet != nil { return Self.editSheet }
+    return screen == .list ? Self.listScreen : Self.detailScreen
   }
 
   /// The lines of the screen showing — ``ToDo/ToDoListView/lines`` or
-  /// ``ToDo/ToDoEditorView/lines`` — and the ``SaveStatusView``'s line after
+  /// ``ToDo/ToDoEditorView/lines``, with the edit sheet's lines under a
+  /// blank line while it shows — and the ``SaveStatusView``'s line after
   /// them while a save fails.
   public var lines: [String] {
-    (screen == .list ? listView.lines : editorView.lines) + saveStatus.lines
+    let below = screen == .list ? listView.lines : editorView.lines
+    let sheet = sheetLines.isEmpty ? [] : [""] + sheetLines
+    return below + sheet + saveStatus.lines
+  }
+
+  /// The label before the draft's title on the edit sheet.
+  static let sheetTitleLabel = "    Title: "
+
+  /// The edit sheet as lines, empty when none shows: its heading, the
+  /// draft's title (control characters made visible) and done mark, and
+  /// its buttons.
+  ///
+  /// ```
+  ///   Edit to-do item
+  ///     Title: ToDo Item 1
+  ///     Done: no
+  ///   [Cancel] [Done]
+  /// ```
+  var sheetLines: [String] {
+    guard let sheet else { return [] }
+    return [
+      "  Edit to-do item",
+      Self.sheetTitleLabel + sheet.title.value.withVisibleControlCharacters,
+      "    Done: \(sheet.isCompleted.value ? "yes" : "no")",
+      "  [Cancel] [Done]",
+    ]
   }
 
   /// How many rows the list shows.
@@ -175,6 +222,15 @@ public final class ToDoFeature: DemoFeature {
   func open(row: Int) throws(ToDoRefusal) {
     editorView.bind(to: try list.editor(row: row))
     screen = .detail
+    editor = nil
+  }
+
+  /// Opens the edit sheet of the item at a row, over the list.
+  ///
+  /// - Parameter row: The row, from 1 as displayed.
+  /// - Throws: ``ToDo/ToDoRefusal`` if no item is at that row.
+  func editSheet(row: Int) throws(ToDoRefusal) {
+    try list.edit(row: row)
     editor = nil
   }
 
