@@ -164,6 +164,14 @@ public struct DemoOptions {
         --latency MS    make every request of the movie catalog take MS milliseconds
         -h, --help      show this help
 
+      SHEETS AND ALERTS (drawn under the screen they belong to):
+        master-detail  'delete' on a detail asks first: 'yes' or 'no' (keys: d, then
+                       left/right and enter, esc for no)
+        todo           'edit N' opens a sheet with a draft: 'title TEXT', 'toggle',
+                       then 'done' (one undoable step) or 'cancel' (keys: e, enter, esc)
+        movies         a detail that fails to load shows an alert: 'retry' or 'cancel'
+                       (keys: r, c or esc)
+
       STORE FILE (--store):
         Saved after every change, atomically, and before the app exits. A file
         that another program changed or replaced since the last save is never
