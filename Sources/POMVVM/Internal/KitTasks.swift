@@ -30,7 +30,7 @@ package final class _KitTask: Sendable {
   /// The scope it was started in: the test that started it, when
   /// POMVVMTesting says which test runs.
   let scope: _KitScope?
-  let state = Mutex(State())
+  let state = _Locked(State())
 
   private init(description: String, scope: _KitScope?) {
     self.description = description
@@ -105,7 +105,7 @@ package enum _KitTasks {
     var scope: (@Sendable () -> (any Hashable & Sendable)?)?
   }
 
-  private static let state = Mutex(State())
+  private static let state = _Locked(State())
 
   /// Says which scope (which test) the current task runs in; POMVVMTesting
   /// installs one that names the running Swift Testing test.

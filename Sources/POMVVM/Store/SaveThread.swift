@@ -76,33 +76,6 @@ final class _SaveSignal: @unchecked Sendable {
   }
 }
 
-/// A value behind a `pthread` mutex.
-///
-/// The store's threads lock with `pthread` rather than `Mutex`: a
-/// contended `Mutex` waits in a futex that the thread sanitizer cannot
-/// see, so it would report the value's accesses as races.
-final class _Locked<Value>: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  /// Runs `body` with the value, holding the lock.
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
-  }
-}
-
 /// Starts a thread of its own that runs `body`, detached: it ends when
 /// `body` returns.
 ///

@@ -57,7 +57,7 @@ public final class ImmediateClock: Clock, Sendable {
     public var description: String { "\(offset)" }
   }
 
-  private let current = Mutex(Duration.zero)
+  private let current = _Locked(Duration.zero)
 
   /// Creates a clock at instant zero.
   public init() {}
