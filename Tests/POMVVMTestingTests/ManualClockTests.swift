@@ -226,7 +226,7 @@ struct ManualClockTests {
     #expect(reports.count == 1)
     #expect(
       reports.first?.hasPrefix(
-        #"advancing the clock did not wait for 1 task of the kit that neither finished nor slept on a clock after 10000 rounds with no progress: effect "blocked" (started at Screen.swift:9)"#
+        #"advancing the clock did not wait for 1 task of the kit that neither finished nor slept on a clock after 1000 rounds with no progress: effect "blocked" (started at Screen.swift:9)"#
       ) == true)
     gate.continuation.finish()
     await effects.waitUntilIdle()

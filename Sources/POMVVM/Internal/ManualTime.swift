@@ -172,7 +172,7 @@ package final class _ManualTime: Sendable {
   /// A round hops to the global executor, so it waits behind the jobs
   /// queued there: a busy machine slows the rounds down with the tasks
   /// they wait for, and a task that is merely slow is not given up on.
-  package static let patience = 10_000
+  package static let patience = 1_000
 
   @MainActor
   private func settle(_ settling: inout _Settling) async {
