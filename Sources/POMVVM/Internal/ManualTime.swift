@@ -36,7 +36,7 @@ package final class _ManualTime: Sendable {
     var waiting: [Waiting] = []
   }
 
-  private let state = Mutex(State())
+  private let state = _Locked(State())
   private let settleRounds: Int
 
   /// Creates time at zero with nobody sleeping.

@@ -38,14 +38,14 @@ enum UnimplementedDependencyUses {
   /// The messages of one step.
   final class Log: Sendable {
     fileprivate let test: String?
-    fileprivate let messages = Mutex<[String]>([])
+    fileprivate let messages = _Locked<[String]>([])
 
     fileprivate init(test: String?) {
       self.test = test
     }
   }
 
-  private static let open = Mutex<[Log]>([])
+  private static let open = _Locked<[Log]>([])
 
   /// Opens a log for the current test.
   static func beginCollecting() -> Log {
