@@ -12,10 +12,13 @@ public struct ArrayChange<Element> {
   /// What changed.
   public let changeSet: ChangeSet<Element>
 
-  /// The contents after the change: stored, for an array's change; made on
-  /// first read, for a query's.
+  /// The contents after the change.
+  ///
+  /// Read from the array while it is at the change, for an array's change;
+  /// made on first read, for a query's. A variable only so that the array can take its reference back once the
+  /// change is delivered (``ObservableArray/_releaseContents(of:)``).
   @usableFromInline
-  let _storage: _ChangeContents<Element>
+  var _storage: _ChangeContents<Element>
 
   /// The contents right after this change.
   ///
@@ -23,26 +26,23 @@ public struct ArrayChange<Element> {
   /// observer mutates the array, the array is already ahead of the change
   /// being delivered.
   ///
-  /// - Complexity: O(1) for an array's change; for a query's change, O(*n*)
-  ///   the first time it is read (on the main actor), O(1) after.
+  /// - Complexity: O(1) for an array's change while the array has not
+  ///   changed again; otherwise (a change read after an observer changed
+  ///   the array, or a query's change), O(*n*) the first time it is read
+  ///   (on the main actor), O(1) after.
   @inlinable
-  public var newElements: [Element] {
-    switch _storage {
-    case .stored(let elements): elements
-    case .deferred(let contents): contents.elements
-    }
-  }
+  public var newElements: [Element] { _storage.elements }
+
+  /// ``newElements``, for the kit's readers on the main actor.
+  @MainActor
+  @inlinable
+  var _newElements: [Element] { _storage._elementsOnMainActor }
 
   /// The number of elements right after this change, without making them.
   ///
   /// - Complexity: O(1).
   @inlinable
-  package var _newCount: Int {
-    switch _storage {
-    case .stored(let elements): elements.count
-    case .deferred(let contents): contents.count
-    }
-  }
+  package var _newCount: Int { _storage.count }
 
   /// Creates a change.
   ///
@@ -62,6 +62,13 @@ public struct ArrayChange<Element> {
     self._storage = .deferred(contents)
   }
 
+  /// Creates an array's change, whose contents are read from the array.
+  @inlinable
+  init(changeSet: consuming ChangeSet<Element>, array contents: _ArrayContents<Element>) {
+    self.changeSet = changeSet
+    self._storage = .array(contents)
+  }
+
   /// The contents right before this change.
   ///
   /// - Complexity: O(*n*): they are rebuilt by reverting the change set.
@@ -75,11 +82,110 @@ public struct ArrayChange<Element> {
   }
 }
 
-/// The contents after a change: stored, or made on demand.
+/// The contents after a change: stored, read from an array, or made on
+/// demand.
 @usableFromInline
 enum _ChangeContents<Element> {
   case stored([Element])
   case deferred(_DeferredElements<Element>)
+  case array(_ArrayContents<Element>)
+
+  /// The contents.
+  @inlinable
+  var elements: [Element] {
+    switch self {
+    case .stored(let elements): elements
+    case .deferred(let contents): contents.elements
+    case .array(let contents): contents.elements
+    }
+  }
+
+  /// The contents, for the kit's readers on the main actor.
+  @MainActor
+  @inlinable
+  var _elementsOnMainActor: [Element] {
+    switch self {
+    case .stored(let elements): elements
+    case .deferred(let contents): contents.freeze()
+    case .array(let contents): contents._elementsOnMainActor
+    }
+  }
+
+  /// The number of elements, without making them.
+  @inlinable
+  var count: Int {
+    switch self {
+    case .stored(let elements): elements.count
+    case .deferred(let contents): contents.count
+    case .array(let contents): contents.count
+    }
+  }
+}
+
+/// The contents of an ``ObservableArray`` right after one of its changes.
+///
+/// An array's change does not hold the array's storage: if it did, an
+/// observer that changes the array while the change is delivered (a
+/// reaction) would make the array copy every element. While the array is
+/// at the change, a read returns the array's storage. Once the array has
+/// moved ahead (which happens only while the change is delivered: later
+/// changes wait in the array's queue), a read rebuilds the contents by
+/// reverting the queued changes, and keeps them. When the delivery ends,
+/// the array freezes every instance still held (``freeze(_:)``), so that
+/// none reads the array afterwards, and reuses one that nobody holds.
+@usableFromInline
+class _ArrayContents<Element>: @unchecked Sendable {
+  // Written only on the main actor: by the array when it publishes and
+  // when it freezes, and by a read on the main actor during a delivery.
+  // After the delivery, a held instance is frozen and no longer written.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var _frozen: [Element]?
+  /// The change's number among the array's changes.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var sequence: UInt64
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var count: Int
+
+  @usableFromInline
+  init(sequence: UInt64, count: Int) {
+    self.sequence = sequence
+    self.count = count
+  }
+
+  /// The contents; read on the main actor unless frozen.
+  @inlinable
+  final var elements: [Element] {
+    if let frozen = _frozen { return frozen }
+    // Unfrozen only during the array's delivery, on the main actor.
+    MainActor.preconditionIsolated(
+      "an ObservableArray's change was read off the main actor during its delivery")
+    return _assumingMainActor { _read() }
+  }
+
+  /// The contents, for the kit's readers on the main actor: no check.
+  @MainActor
+  @inlinable
+  final var _elementsOnMainActor: [Element] {
+    if let frozen = _frozen { return frozen }
+    return _read()
+  }
+
+  /// The contents, read from the array or rebuilt (on the main actor).
+  @MainActor
+  @usableFromInline
+  func _read() -> [Element] {
+    preconditionFailure("_ArrayContents: an array's contents must be read through its array")
+  }
+
+  /// Keeps `elements` as the contents, which no longer read the array.
+  @MainActor
+  @inlinable
+  final func freeze(_ elements: [Element]) {
+    _frozen = elements
+  }
 }
 
 /// Contents that are made the first time someone reads them.
@@ -136,5 +242,15 @@ extension ArrayChange: Equatable where Element: Equatable {
   /// - Complexity: O(*n*).
   public static func == (lhs: ArrayChange, rhs: ArrayChange) -> Bool {
     lhs.changeSet == rhs.changeSet && lhs.newElements == rhs.newElements
+  }
+}
+
+/// Runs `body`, which is isolated to the main actor, from code the caller
+/// knows runs on the main actor, without checking it again.
+@inlinable
+@inline(__always)
+func _assumingMainActor<Result>(_ body: @MainActor () -> Result) -> Result {
+  withoutActuallyEscaping(body) { body in
+    unsafeBitCast(body, to: (() -> Result).self)()
   }
 }

@@ -368,14 +368,15 @@ extension ObservableArray {
     let change = pending.change
     let changeSet = change.changeSet
     if changeSet.isReload {
+      let newElements = change._newElements
       var present: [Element.ID: Int] = [:]
-      present.reserveCapacity(change.newElements.count)
-      for (index, element) in change.newElements.enumerated() {
+      present.reserveCapacity(newElements.count)
+      for (index, element) in newElements.enumerated() {
         present[element.id] = index
       }
       for cell in _cells.liveCells {
         guard !_reflects(cell, pending), let index = present[cell.id] else { continue }
-        cell._store(change.newElements[index], isDuplicate: _isUnchanged, into: &touched)
+        cell._store(newElements[index], isDuplicate: _isUnchanged, into: &touched)
       }
       return
     }

@@ -105,6 +105,17 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _spareUpdates: [ChangeSet<Element>.Update] = []
+  /// The contents object the next change publishes its contents in, kept
+  /// from a delivered change that nobody held (``_releaseContents(of:)``).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _spareContents: _ArrayContents<Element>?
+  /// More spare contents objects, for changes published during a delivery
+  /// (making one looks up its generic class's metadata, which costs more
+  /// than the rest of a small change's delivery).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _moreSpareContents: [_ArrayContents<Element>] = []
   @usableFromInline
   @exclusivity(unchecked)
   var _isDelivering = false
@@ -313,8 +324,10 @@ public final class ObservableArray<Element: Identifiable> {
       _cells.isEmpty || (changeSet.removals.isEmpty && changeSet.reload == nil)
       ? [] : _releaseCells(leaving: changeSet)
     // The change set is taken, not copied: a copy retains its five buffers.
-    let change = _PendingChange(
-      change: ArrayChange(changeSet: changeSet, newElements: _elements),
+    // The change holds a contents object, not the storage, so that an
+    // observer's write does not copy every element.
+    var change = _PendingChange(
+      change: ArrayChange(changeSet: changeSet, array: _takeContents()),
       sequence: _changeSequence, leaving: leaving)
     guard !_isDelivering else {
       _pending.append(change)
@@ -328,14 +341,105 @@ public final class ObservableArray<Element: Identifiable> {
       if !_cellsMadeMidDelivery.isEmpty { _cellsMadeMidDelivery.removeAll() }
     }
     _deliver(change)
-    guard !_pending.isEmpty else { return }
+    guard !_pending.isEmpty else {
+      _releaseContents(of: &change)
+      return
+    }
     var next = 0
     while next < _pending.count {
       let queued = _pending[next]
       next += 1
       _deliver(queued)
     }
+    _releaseQueuedContents(root: &change)
     _pending.removeAll(keepingCapacity: true)
+  }
+
+  /// A contents object for the change just numbered: the spare one, or a
+  /// new one.
+  @inlinable
+  func _takeContents() -> _ArrayContents<Element> {
+    guard let contents = _spareContents.take() ?? _moreSpareContents.popLast() else {
+      return _ObservableArrayContents(
+        array: self, sequence: _changeSequence, count: _elements.count)
+    }
+    contents.sequence = _changeSequence
+    contents.count = _elements.count
+    return contents
+  }
+
+  /// Takes the contents object back from a delivered change.
+  ///
+  /// Nothing was queued behind the change: the array is still at it. It
+  /// becomes the spare if nobody else holds it; otherwise it keeps the
+  /// storage, which a later write then copies, as it must.
+  @inlinable
+  func _releaseContents(of pending: inout _PendingChange<Element>) {
+    guard case .array(var contents) = pending.change._storage else { return }
+    pending.change._storage = .stored([])
+    if isKnownUniquelyReferenced(&contents) {
+      _spareContents = contents
+    } else if contents._frozen == nil {
+      contents.freeze(_elements)
+    }
+  }
+
+  /// Takes the contents objects back from the changes of a delivery in
+  /// which observers changed the array: one still held is frozen with the
+  /// contents right after its change, rebuilt from the changes after it.
+  @inlinable
+  func _releaseQueuedContents(root: inout _PendingChange<Element>) {
+    var contents = _elements
+    var through = _changeSequence
+    var later = _pending.endIndex
+    func release(_ pending: inout _PendingChange<Element>) {
+      guard case .array(var held) = pending.change._storage else { return }
+      pending.change._storage = .stored([])
+      if isKnownUniquelyReferenced(&held) {
+        held._frozen = nil
+        if _spareContents == nil {
+          _spareContents = held
+        } else if _moreSpareContents.count < 8 {
+          _moreSpareContents.append(held)
+        }
+        return
+      }
+      guard held._frozen == nil else { return }
+      while through > pending.sequence {
+        later -= 1
+        contents = _reverting(_pending[later], from: contents)
+        through &-= 1
+      }
+      held.freeze(contents)
+    }
+    for index in _pending.indices.reversed() { release(&_pending[index]) }
+    release(&root)
+  }
+
+  /// The contents right after the change numbered `sequence`, which is
+  /// being delivered: the current ones, with every change queued after it
+  /// reverted.
+  ///
+  /// - Complexity: O(*n* × *k*), where *k* is the number of changes
+  ///   reverted.
+  @usableFromInline
+  func _contents(asOf sequence: UInt64) -> [Element] {
+    var contents = _elements
+    for queued in _pending.reversed() where queued.sequence > sequence {
+      contents = _reverting(queued, from: contents)
+    }
+    return contents
+  }
+
+  /// The contents right before a queued change, from those right after it.
+  @usableFromInline
+  func _reverting(_ queued: _PendingChange<Element>, from contents: [Element]) -> [Element] {
+    if let reload = queued.change.changeSet.reload { return reload.old }
+    do {
+      return try queued.change.changeSet.inverted.applied(to: contents)
+    } catch {
+      preconditionFailure("ObservableArray: a queued change does not fit its contents: \(error)")
+    }
   }
 
   @inlinable
@@ -379,8 +483,10 @@ public final class ObservableArray<Element: Identifiable> {
 /// elements it removed.
 @usableFromInline
 struct _PendingChange<Element: Identifiable> {
+  /// A variable only so that the array can take the change's contents
+  /// object back once it is delivered.
   @usableFromInline
-  let change: ArrayChange<Element>
+  var change: ArrayChange<Element>
   @usableFromInline
   let sequence: UInt64
   @usableFromInline
@@ -438,4 +544,32 @@ enum _Deliveries {
   @usableFromInline
   @exclusivity(unchecked)
   static var count: UInt32 = 0
+}
+
+/// The contents of an ``ObservableArray`` right after one of its changes,
+/// read from the array while it is at that change (see ``_ArrayContents``).
+@usableFromInline
+final class _ObservableArrayContents<Element: Identifiable>: _ArrayContents<Element>,
+  @unchecked Sendable
+{
+  // The array owns its spare contents object, and a held one is frozen
+  // before its delivery ends: an unfrozen one never outlives its array.
+  @usableFromInline
+  unowned(unsafe) let array: ObservableArray<Element>
+
+  @usableFromInline
+  init(array: ObservableArray<Element>, sequence: UInt64, count: Int) {
+    self.array = array
+    super.init(sequence: sequence, count: count)
+  }
+
+  @MainActor
+  @usableFromInline
+  override func _read() -> [Element] {
+    if array._changeSequence == sequence { return array._elements }
+    // The array moved ahead while this change was delivered: rebuild once.
+    let made = array._contents(asOf: sequence)
+    _frozen = made
+    return made
+  }
 }

@@ -254,13 +254,13 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
       return
     }
     let changes = change.changeSet
-    guard _follow(changes), _ids.count == change.newElements.count else {
+    guard _follow(changes), _ids.count == change._newCount else {
       // The ids were not those the change starts from: start over.
       _pending = _PendingRows(needsReload: true)
       updateIfNeeded()
       return
     }
-    _perform(ListUpdate(changes, ids: _ids, elements: change.newElements), on: view)
+    _perform(ListUpdate(changes, ids: _ids, elements: change._newElements), on: view)
   }
 
   /// Brings the ids up to date with a change; `false` if it does not fit.

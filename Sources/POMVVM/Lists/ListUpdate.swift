@@ -45,12 +45,7 @@ public struct ListUpdate<Element: Identifiable> {
   ///   O(*n*) the first time it is read, so that an update whose view reads
   ///   only the rows it redraws stays O(log *n*).
   @inlinable
-  public var elements: [Element] {
-    switch _elements {
-    case .stored(let elements): elements
-    case .deferred(let contents): contents.elements
-    }
-  }
+  public var elements: [Element] { _elements.elements }
 
   /// The elements, stored or made on first read.
   @usableFromInline

@@ -17,22 +17,12 @@ public struct SectionedChange<Key: Hashable, Element: Identifiable> {
   ///
   /// - Complexity: O(*n*) the first time it is read (on the main actor),
   ///   O(1) after: they are made only when someone reads them.
-  public var newSections: [QuerySection<Key, Element>] {
-    switch _sections {
-    case .stored(let sections): sections
-    case .deferred(let contents): contents.elements
-    }
-  }
+  public var newSections: [QuerySection<Key, Element>] { _sections.elements }
 
   /// The number of sections right after this change, without making them.
   ///
   /// - Complexity: O(1).
-  public var newSectionCount: Int {
-    switch _sections {
-    case .stored(let sections): sections.count
-    case .deferred(let contents): contents.count
-    }
-  }
+  public var newSectionCount: Int { _sections.count }
 
   /// Creates a change.
   ///

@@ -353,15 +353,17 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       touched[index].oldValue = update.oldElement
       touched[index].changed = true
     }
-    let newElements = change.newElements
     for insertion in changeSet.insertions {
       let index = slot(insertion.element.id)
       // An id removed and inserted again in one change: back in the array.
       touched[index].isInArray = true
     }
-    for move in changeSet.moves {
-      let index = slot(newElements[move.to].id)
-      if touched[index].oldValue == nil { touched[index].oldValue = newElements[move.to] }
+    if !changeSet.moves.isEmpty {
+      let newElements = change._newElements
+      for move in changeSet.moves {
+        let index = slot(newElements[move.to].id)
+        if touched[index].oldValue == nil { touched[index].oldValue = newElements[move.to] }
+      }
     }
     return advance(&touched)
   }
