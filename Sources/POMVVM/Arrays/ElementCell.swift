@@ -91,8 +91,14 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// two are the same, and the cell's value is read without a lookup.
   @inlinable
   override func _writeStart() -> Element {
-    guard _Deliveries.count != 0, let array, array._isDelivering, let index = array._index(of: id)
-    else { return _value }
+    guard _Deliveries.count != 0, let array, array._isDelivering else { return _value }
+    // The write's own lookup keeps the hint: a cell written again during
+    // the same delivery (a reaction) finds its element without hashing.
+    let hint = Int(_indexHint)
+    if hint < array._elements.count && array._elements[hint].id == id {
+      return array._elements[hint]
+    }
+    guard let index = array._index(of: id) else { return _value }
     return array._elements[index]
   }
 

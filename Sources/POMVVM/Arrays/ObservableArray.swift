@@ -352,7 +352,9 @@ public final class ObservableArray<Element: Identifiable> {
       _deliver(queued)
     }
     _releaseQueuedContents(root: &change)
-    _pending.removeAll(keepingCapacity: true)
+    // Not `removeAll(keepingCapacity:)`: it destroys through the value
+    // witnesses, which costs more than the queued change's delivery.
+    while _pending.popLast() != nil {}
   }
 
   /// A contents object for the change just numbered: the spare one, or a
