@@ -197,12 +197,11 @@ public class _ObserverListBase {
     case .none:
       return
     case .one(let node):
-      // Not `_withUnsafeGuaranteedRef`: an isolated closure passed to the
-      // standard library costs a run-time executor check on every call.
-      node.takeUnretainedValue()._markDirty(from: 0)
+      // Marking runs no user code: no node is released meanwhile.
+      _withGuaranteed(node) { $0._markDirty(from: 0) }
     case .many(let edges):
       for edge in edges {
-        edge.node._markDirty(from: edge.index)
+        _withGuaranteed(edge._node) { $0._markDirty(from: edge.index) }
       }
     }
   }
