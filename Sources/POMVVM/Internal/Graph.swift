@@ -67,7 +67,7 @@ extension _ObserverListBase {
 
   /// Marks the node dirty because source `index` changed.
   final func _markDirty(from index: Int) {
-    _sourceDidChange(at: index)
+    if _sourceDidChange(at: index) { return }
     let state = _flags & _NodeFlag.state
     guard state != _NodeFlag.dirty else { return }
     _flags = _flags & ~_NodeFlag.state | _NodeFlag.dirty

@@ -131,8 +131,10 @@ public class _ObserverListBase {
   /// changed.
   func _recompute() {}
 
-  /// Records which source changed (combiners count changes per source).
-  func _sourceDidChange(at index: Int) {}
+  /// Records which source changed (combiners count changes per source);
+  /// whether the node can ignore the change, its value being sure to stay
+  /// as it is (a projection whose field kept its bytes).
+  func _sourceDidChange(at index: Int) -> Bool { false }
 
   /// Brings the source nodes up to date, stopping as soon as one of them
   /// changed (which marks this node dirty).
