@@ -400,3 +400,49 @@ extension ElementCellTests {
     withExtendedLifetime(subscription) {}
   }
 }
+
+// MARK: - Unretained references during a write
+
+// The writing cell, and an aggregate the array calls, are used without a
+// retain while a write is delivered: these release what an observer can
+// release during it.
+extension ElementCellTests {
+  @Test func aCountReleasedByAnObserverDuringAToggleIsStillToldAndThenSkipped() throws {
+    let array = Self.makeArray()
+    var count: ArrayCount<TestItem>? = array.liveCount(where: \.on)
+    let counts = Recorder<Int>()
+    var countSubscription: Subscription? = count?.observeChanges { counts.record($0) }
+    let element = try #require(array.cell(for: 2))
+    let subscription = element.observeChanges { _ in
+      // The count is touched by this change too; drop every hold on it.
+      countSubscription = nil
+      count = nil
+    }
+    element.value.on.toggle()
+    #expect(count == nil && countSubscription == nil)
+    element.value.on.toggle()
+    #expect(array[id: 2]?.on == false)
+    #expect(counts.events.count <= 1, "told at most once, for the change it was touched by")
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func aCellWhoseLastHolderIsDroppedByItsObserverFinishesItsWrite() throws {
+    let array = Self.makeArray()
+    var element = array.cell(for: 3)
+    #expect(element != nil)
+    let seen = Recorder<Bool>()
+    var subscription: Subscription?
+    subscription = element?.observeChanges { value in
+      seen.record(value.on)
+      subscription = nil  // the subscription kept the cell: it goes
+      element = nil
+    }
+    element?.value.on.toggle()
+    #expect(seen.events == [true])
+    #expect(element == nil && subscription == nil)
+    #expect(array[id: 3]?.on == true)
+    let again = try #require(array.cell(for: 3))
+    again.value.on.toggle()
+    #expect(array[id: 3]?.on == false)
+  }
+}

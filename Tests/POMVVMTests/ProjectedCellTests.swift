@@ -64,3 +64,181 @@ struct ProjectedCellTests {
     #expect(item.observerCount == 0)
   }
 }
+
+// MARK: - Fields that kept their bytes
+
+// A change of the base that leaves a projected field's bytes as they are
+// skips the projection's recompute (and its comparison). These pin down
+// that nothing else changes: who is told, with what, and when.
+extension ProjectedCellTests {
+  /// A field whose `==` counts its calls.
+  struct Counted: Equatable {
+    nonisolated(unsafe) static var comparisons = 0
+    var value: Int
+
+    static func == (lhs: Counted, rhs: Counted) -> Bool {
+      comparisons += 1
+      return lhs.value == rhs.value
+    }
+  }
+
+  struct Row: Identifiable {
+    var id: Int
+    var title: String
+    var count: Counted
+    var ratio: Double
+    var on: Bool
+  }
+
+  static func makeRows() -> ObservableArray<Row> {
+    ObservableArray([
+      Row(id: 1, title: "first", count: Counted(value: 0), ratio: 0, on: false),
+      Row(id: 2, title: "second", count: Counted(value: 0), ratio: .nan, on: false),
+    ])
+  }
+
+  @Test func aFieldThatKeptItsBytesIsNotComparedAgainWhenAnotherFieldChanges() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 1))
+    let count = element.projection(\.count)
+    let seen = Recorder<Int>()
+    let subscription = count.observeChanges { seen.record($0.value) }
+    Counted.comparisons = 0
+    element.value.on.toggle()
+    element.value.title = "edited"
+    #expect(Counted.comparisons == 0, "the bytes decided: no recompute, no ==")
+    element.value.count.value = 5
+    #expect(seen.events == [5])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func onlyTheProjectionsOfTheFieldsThatChangedAreTold() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 1))
+    let events = Recorder<String>()
+    let subscriptions = [
+      element.projection(\.title).observeChanges { events.record("title \($0)") },
+      element.projection(\.on).observeChanges { events.record("on \($0)") },
+      element.projection(\.title).observeChanges { events.record("title again \($0)") },
+    ]
+    element.value.on.toggle()
+    element.value.title = "edited"
+    element.value = Row(id: 1, title: "both", count: Counted(value: 0), ratio: 0, on: false)
+    element.value = element.value  // nothing changed: nobody is told
+    #expect(
+      events.events == [
+        "on true", "title edited", "title again edited", "title both", "on false",
+        "title again both",
+      ])
+    #expect(rows[id: 1]?.title == "both")
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func anEqualFieldWithOtherBytesIsStillADuplicate() {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    let item = Observable(Item(text: composed, on: false))
+    let text = item.projection(\.text)
+    let seen = Recorder<String>()
+    let subscription = text.observeChanges(seen.record)
+    item.value.text = decomposed  // equal, but not the same bytes: compared, a duplicate
+    #expect(seen.events == [])
+    item.value.text = "other"
+    #expect(seen.events == ["other"])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func aCellDerivedFromASkippedProjectionStaysCurrent() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 2))
+    let title = element.projection(\.title)
+    let shouted = title.map { $0.uppercased() }
+    let seen = Recorder<String>()
+    let subscription = shouted.observeChanges(seen.record)
+    element.value.on.toggle()
+    #expect(shouted.value == "SECOND")
+    element.value.title = "renamed"
+    #expect(shouted.value == "RENAMED")
+    #expect(seen.events == ["RENAMED"])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func aNotANumberFieldIsNotToldWhenAnotherFieldChanges() throws {
+    // `.nan == .nan` is false, so a recompute would call the NaN "changed"
+    // on every change of the row; its bytes say it did not change.
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 2))
+    let ratio = element.projection(\.ratio)
+    let seen = Recorder<Double>()
+    let subscription = ratio.observeChanges(seen.record)
+    element.value.on.toggle()
+    #expect(seen.events.isEmpty)
+    element.value.ratio = 0.5
+    #expect(seen.events == [0.5])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func aWriteFromAProjectionObserverReachesTheOtherProjections() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 1))
+    let title = element.projection(\.title)
+    let on = element.projection(\.on)
+    let events = Recorder<String>()
+    let subscriptions = [
+      on.observeChanges { isOn in
+        events.record("on \(isOn)")
+        if isOn { title.value = "switched on" }  // re-entrant write
+      },
+      title.observeChanges { events.record("title \($0)") },
+    ]
+    on.value = true
+    #expect(events.events == ["on true", "title switched on"])
+    #expect(rows[id: 1]?.title == "switched on" && rows[id: 1]?.on == true)
+    on.value = false
+    #expect(events.events.last == "on false")
+    #expect(title.value == "switched on")
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func aToggleDuringDeliveryTellsOnlyTheFieldItChanged() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 1))
+    let on = element.projection(\.on)
+    let events = Recorder<String>()
+    var toggledBack = false
+    let subscriptions = [
+      rows.observeChanges { _ in
+        if !toggledBack {
+          toggledBack = true
+          on.value.toggle()
+        }
+      },
+      on.observeChanges { events.record("on \($0)") },
+      element.projection(\.title).observeChanges { events.record("title \($0)") },
+    ]
+    on.value.toggle()
+    #expect(events.events.last == "on false")
+    #expect(!events.events.contains { $0.hasPrefix("title") })
+    #expect(on.value == false && rows[id: 1]?.on == false)
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func theProjectionsOfARemovedElementKeepTheirLastValues() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 1))
+    let title = element.projection(\.title)
+    let on = element.projection(\.on)
+    let events = Recorder<String>()
+    let subscriptions = [
+      title.observeChanges { events.record("title \($0)") },
+      on.observeChanges { events.record("on \($0)") },
+    ]
+    on.value = true
+    rows.remove(id: 1)
+    let reports = Diagnostics.capturing { on.value = false }
+    #expect(reports.count == 1 && reports[0].contains("refused"), "\(reports)")
+    #expect(events.events == ["on true"])
+    #expect(on.value == true && title.value == "first")
+    withExtendedLifetime(subscriptions) {}
+  }
+}

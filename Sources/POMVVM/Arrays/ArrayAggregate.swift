@@ -209,7 +209,13 @@ extension ObservableArray {
   @inlinable
   public func liveCount(where predicate: @escaping (Element) -> Bool) -> ArrayCount<Element> {
     let count = ArrayCount(_elements, predicate: predicate)
-    _register(count, life: count._life) { [unowned(unsafe) count] in count._apply($0) }
+    // Unretained: the array calls it only while `life` says it lives. (An
+    // `unowned(unsafe)` capture would retain it for each call, through its
+    // side table: the array's entry holds it weakly.)
+    let reference = Unmanaged.passUnretained(count)
+    _register(count, life: count._life) { change in
+      _withGuaranteed(reference) { $0._apply(change) }
+    }
     return count
   }
 
@@ -257,7 +263,10 @@ extension ObservableArray {
       node: _DerivedNode(
         current, sources: [lookup], kind: .aggregate, fileID: fileID, line: line, compute: nil))
     lookup.output = output
-    _register(lookup, life: lookup._life) { [unowned(unsafe) lookup] in lookup._apply($0) }
+    let reference = Unmanaged.passUnretained(lookup)
+    _register(lookup, life: lookup._life) { change in
+      _withGuaranteed(reference) { $0._apply(change) }
+    }
     return output
   }
 

@@ -194,7 +194,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
       return false
     }
     // The array's delivery finds this cell without hashing the id.
-    array._writingCell = self
+    array._writingCell = .passUnretained(self)
     array.replace(at: index, with: newValue)
     array._writingCell = nil
     return true
@@ -389,13 +389,19 @@ extension ObservableArray {
     for update in changeSet.updates {
       let id = update.newElement.id
       // A cell still in this array is the one the table holds for its id.
-      let cell =
-        if let writing = _writingCell, writing.array === self, writing.id == id {
-          writing
-        } else {
-          _cells.cell(for: id)
+      // The writing cell lives until its write is delivered: it is neither
+      // retained here nor in `touched`.
+      if let writing = _writingCell,
+        _withGuaranteed(writing, { $0.array === self && $0.id == id })
+      {
+        _withGuaranteed(writing) { cell in
+          if !_reflects(cell, pending) {
+            cell._storeGuaranteed(update.newElement, isDuplicate: _isUnchanged, into: &touched)
+          }
         }
-      guard let cell, !_reflects(cell, pending) else { continue }
+        continue
+      }
+      guard let cell = _cells.cell(for: id), !_reflects(cell, pending) else { continue }
       cell._store(update.newElement, isDuplicate: _isUnchanged, into: &touched)
     }
   }

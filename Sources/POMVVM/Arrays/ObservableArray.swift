@@ -89,10 +89,12 @@ public final class ObservableArray<Element: Identifiable> {
   /// The element cell whose write is being published, if any.
   ///
   /// The delivery updates that cell without looking its id up. The cell
-  /// sets it only for the duration of its write.
+  /// sets it only for the duration of its write, during which it lives
+  /// (its `set` is on the stack): it is held unretained, and read without
+  /// a retain (``_withGuaranteed(_:_:)``).
   @usableFromInline
   @exclusivity(unchecked)
-  unowned(unsafe) var _writingCell: ElementCell<Element>?
+  var _writingCell: Unmanaged<ElementCell<Element>>?
   /// The number of changes published so far; each change is numbered.
   @usableFromInline
   @exclusivity(unchecked)

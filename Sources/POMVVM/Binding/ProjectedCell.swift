@@ -53,18 +53,34 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   @usableFromInline
   let _recomputeField: @MainActor (ProjectedCell) -> Bool
 
+  /// Whether the field in the base's value has the same bytes as this
+  /// cell's value, for a field read in place whose duplicates are the
+  /// values `==` says are equal; `nil` otherwise.
+  ///
+  /// A change of the base that leaves the field's bytes as they are leaves
+  /// the field equal to this cell's value: a recompute would find a
+  /// duplicate and tell nobody. Marking asks this first and skips the
+  /// queue, the recompute and the comparison (a row's title is compared
+  /// on every toggle of its switch). Made where the projection is made,
+  /// so that it runs specialised.
+  @usableFromInline
+  let _fieldIsUnchanged: (@MainActor (ProjectedCell) -> Bool)?
+
   @inlinable
   init(
     base: Base, keyPath: WritableKeyPath<Base.Value, Field>, fileID: StaticString, line: UInt,
-    recompute: @escaping @MainActor (ProjectedCell) -> Bool
+    recompute: @escaping @MainActor (ProjectedCell) -> Bool,
+    unchanged: (@MainActor (ProjectedCell) -> Bool)? = nil
   ) {
     let offset = MemoryLayout<Base.Value>.offset(of: keyPath).flatMap { Int32(exactly: $0) }
+    let readsInPlace = offset != nil && base._storedList != nil
     _fieldOffset = offset ?? -1
-    _readsInPlace = offset != nil && base._storedList != nil
+    _readsInPlace = readsInPlace
     _nodeHeight = UInt32(base._heightOfDependent)
     self.base = base
     self.keyPath = keyPath
     _recomputeField = recompute
+    _fieldIsUnchanged = readsInPlace ? unchanged : nil
     super.init(_withoutTracking { base.value[keyPath: keyPath] })
     _setOrigin(.projection, fileID: fileID, line: line)
     _connect(to: base, at: 0)
@@ -79,7 +95,15 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
     return Self._field(in: &storage._value, at: Int(_fieldOffset))
   }
 
-  // The two below are nonisolated so that their closures are not main-actor
+  /// Whether the field in the base's current value has the bytes of this
+  /// cell's value (only for a field read in place).
+  @inlinable
+  var _fieldBytesAreUnchanged: Bool {
+    let storage = unsafeDowncast(base, to: _ValueList<Base.Value>.self)
+    return Self._sameBytes(in: &storage._value, at: Int(_fieldOffset), as: &_value)
+  }
+
+  // The three below are nonisolated so that their closures are not main-actor
   // isolated: an isolated closure passed to the standard library costs a
   // run-time executor check on every call.
 
@@ -88,6 +112,40 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   nonisolated static func _field(in whole: inout Base.Value, at offset: Int) -> Field {
     withUnsafeMutablePointer(to: &whole) {
       UnsafeRawPointer($0).load(fromByteOffset: offset, as: Field.self)
+    }
+  }
+
+  /// Whether the field at byte `offset` of `whole` has the bytes of
+  /// `field`.
+  ///
+  /// Equal bytes are the same value; equal values may differ in their
+  /// bytes (padding, a string's storage), which only means `false`.
+  @inlinable
+  nonisolated static func _sameBytes(
+    in whole: inout Base.Value, at offset: Int, as field: inout Field
+  ) -> Bool {
+    withUnsafeMutablePointer(to: &whole) { whole in
+      withUnsafeMutablePointer(to: &field) { field in
+        let stored = UnsafeRawPointer(whole) + offset
+        let own = UnsafeRawPointer(field)
+        let size = MemoryLayout<Field>.size
+        var byte = 0
+        while byte &+ 8 <= size {
+          guard
+            stored.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
+              == own.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
+          else { return false }
+          byte &+= 8
+        }
+        while byte < size {
+          guard
+            stored.load(fromByteOffset: byte, as: UInt8.self)
+              == own.load(fromByteOffset: byte, as: UInt8.self)
+          else { return false }
+          byte &+= 1
+        }
+        return true
+      }
     }
   }
 
@@ -107,6 +165,13 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   }
 
   override var _height: Int { Int(_nodeHeight) }
+
+  /// Whether this cell can ignore a change of its base: it is up to date,
+  /// and the field kept its bytes (``_fieldIsUnchanged``).
+  override func _sourceDidChange(at index: Int) -> Bool {
+    guard _flags & _NodeFlag.state == 0, let unchanged = _fieldIsUnchanged else { return false }
+    return unchanged(self)
+  }
 
   override func _recompute() {
     if _recomputeField(self) {
@@ -295,8 +360,9 @@ extension MutableObservableCell {
   public func projection<Field: Equatable>(
     _ keyPath: WritableKeyPath<Value, Field>, fileID: StaticString = #fileID, line: UInt = #line
   ) -> ProjectedCell<Self, Field> {
-    ProjectedCell(base: self, keyPath: keyPath, fileID: fileID, line: line) {
-      $0._store($0._currentField, isDuplicate: { $0 == $1 })
-    }
+    ProjectedCell(
+      base: self, keyPath: keyPath, fileID: fileID, line: line,
+      recompute: { $0._store($0._currentField, isDuplicate: { $0 == $1 }) },
+      unchanged: { $0._fieldBytesAreUnchanged })
   }
 }

@@ -203,8 +203,9 @@ final class _DerivedNode<Value>: _ValueList<Value> {
 
   override var _sourceLists: [_ObserverListBase] { registrations }
 
-  override func _sourceDidChange(at index: Int) {
+  override func _sourceDidChange(at index: Int) -> Bool {
     gate?.record(changeOf: index)
+    return false
   }
 
   override func _pullSources() {

@@ -67,7 +67,7 @@ extension _ObserverListBase {
 
   /// Marks the node dirty because source `index` changed.
   final func _markDirty(from index: Int) {
-    _sourceDidChange(at: index)
+    if _sourceDidChange(at: index) { return }
     let state = _flags & _NodeFlag.state
     guard state != _NodeFlag.dirty else { return }
     _flags = _flags & ~_NodeFlag.state | _NodeFlag.dirty
@@ -152,10 +152,19 @@ extension _ObserverListBase {
 /// list, and as which of its inputs.
 @usableFromInline
 struct _Dependent {
-  /// The node deregisters itself in its deinit, so the list never reaches a
-  /// freed node.
-  unowned(unsafe) let node: _ObserverListBase
+  /// The node, unretained: it deregisters itself in its deinit, so the list
+  /// never reaches a freed node. (Marking reads it through
+  /// ``_withGuaranteed(_:_:)``, which neither retains it nor releases it.)
+  let _node: Unmanaged<_ObserverListBase>
   let index: Int
+
+  init(node: _ObserverListBase, index: Int) {
+    _node = .passUnretained(node)
+    self.index = index
+  }
+
+  /// The node.
+  var node: _ObserverListBase { _node.takeUnretainedValue() }
 }
 
 /// The edges from a list to the nodes that read it.
@@ -355,21 +364,47 @@ extension ObservableCell {
 @MainActor
 @usableFromInline
 struct _Touched {
+  /// The list, read without retaining it: `keep` holds it, or the caller
+  /// guarantees that it lives until it is notified.
   @usableFromInline
-  let list: _ObserverListBase
+  let _list: Unmanaged<_ObserverListBase>
+  /// The list, retained; `nil` for a list whose caller guarantees its
+  /// life (``init(guaranteed:)``).
+  @usableFromInline
+  let _keep: _ObserverListBase?
   @usableFromInline
   let generation: UInt32
 
   @inlinable
   init(_ list: _ObserverListBase) {
-    self.list = list
+    _list = .passUnretained(list)
+    _keep = list
     generation = list._generation
   }
 
+  /// A list that lives until it is notified whatever its observers do —
+  /// the element cell whose own write is being delivered (its `set` is on
+  /// the stack) — held without a retain: an element cell is also held
+  /// weakly, by its array, so a retain and a release of it take the slow
+  /// path through its side table.
+  @inlinable
+  init(guaranteed list: _ObserverListBase) {
+    _list = .passUnretained(list)
+    _keep = nil
+    generation = list._generation
+  }
+
+  /// The list.
+  @inlinable
+  var list: _ObserverListBase { _list.takeUnretainedValue() }
+
   @inlinable
   func notify() {
-    if list._generation == generation {
-      list._publishCurrent()
+    let generation = generation
+    _withGuaranteed(_list) { list in
+      if list._generation == generation {
+        list._publishCurrent()
+      }
     }
   }
 }

@@ -131,8 +131,10 @@ public class _ObserverListBase {
   /// changed.
   func _recompute() {}
 
-  /// Records which source changed (combiners count changes per source).
-  func _sourceDidChange(at index: Int) {}
+  /// Records which source changed (combiners count changes per source);
+  /// whether the node can ignore the change, its value being sure to stay
+  /// as it is (a projection whose field kept its bytes).
+  func _sourceDidChange(at index: Int) -> Bool { false }
 
   /// Brings the source nodes up to date, stopping as soon as one of them
   /// changed (which marks this node dirty).
@@ -197,12 +199,11 @@ public class _ObserverListBase {
     case .none:
       return
     case .one(let node):
-      // Not `_withUnsafeGuaranteedRef`: an isolated closure passed to the
-      // standard library costs a run-time executor check on every call.
-      node.takeUnretainedValue()._markDirty(from: 0)
+      // Marking runs no user code: no node is released meanwhile.
+      _withGuaranteed(node) { $0._markDirty(from: 0) }
     case .many(let edges):
       for edge in edges {
-        edge.node._markDirty(from: edge.index)
+        _withGuaranteed(edge._node) { $0._markDirty(from: edge.index) }
       }
     }
   }

@@ -63,6 +63,17 @@ public class _ValueList<Value>: _ObserverList<Value> {
     }
   }
 
+  /// ``_store(_:isDuplicate:into:)`` for a list that lives until the
+  /// touched lists are notified (see ``_Touched/init(guaranteed:)``).
+  @inlinable
+  final func _storeGuaranteed(
+    _ newValue: Value, isDuplicate: ((Value, Value) -> Bool)?, into touched: inout _TouchedLists
+  ) {
+    if _store(newValue, isDuplicate: isDuplicate) {
+      touched.append(_Touched(guaranteed: self))
+    }
+  }
+
   /// Observes on behalf of the cell that owns this storage: the
   /// subscription keeps `owner` alive, so that a cell (``Derived``,
   /// ``ProjectedCell``, ``ElementCell``, ``ArrayCount``) lives as long as
