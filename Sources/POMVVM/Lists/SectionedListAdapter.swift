@@ -204,8 +204,8 @@ where View.Key: Comparable {
         for path in batch.reconfigurations + batch.insertions {
           if let id = _latest.id(at: path) { _pending?.changed.insert(id) }
         }
-        for section in batch.sectionInsertions where _latest.ids.indices.contains(section) {
-          for id in _latest.ids[section] { _pending?.changed.insert(id) }
+        for section in batch.sectionInsertions where _latest.sections.indices.contains(section) {
+          for id in _latest.sections[section].ids { _pending?.changed.insert(id) }
         }
       }
       updateIfNeeded()
@@ -215,7 +215,7 @@ where View.Key: Comparable {
   }
 
   /// Brings `_latest` up to date with a change; `false` if it does not fit.
-  @usableFromInline
+  @inlinable
   func _follow(_ change: SectionedChange<Key, Element>, query: SectionedQuery<Key, Element>)
     -> Bool
   {
@@ -271,9 +271,9 @@ where View.Key: Comparable {
     }
     let array = query.array
     return SectionedListUpdate(
-      batch: batch, keys: rows.keys, ids: rows.ids,
+      batch: batch, keys: rows.keys, rows: _SectionedIDs(rows),
       element: { path in
-        let id = rows.ids[path.section][path.row]
+        let id = rows.sections[path.section][path.row]
         if isLatest {
           // The common case: the query is as the array is now.
           if engine.isCurrent, let index = array._index(of: id) { return array._elements[index] }
