@@ -264,6 +264,19 @@ public final class LiveQuery<Element: Identifiable> {
       return
     case .follow:
       _retireSnapshot()
+      let changeSet = change.changeSet
+      if let (_, row) = _engine.followInPlace(changeSet) {
+        // One update whose row stays: no step, no rows to compare.
+        guard row >= 0 else { return }
+        let update = changeSet.updates[0]
+        _publish(
+          ChangeSet(updates: [
+            .init(
+              oldIndex: row, newIndex: row, oldElement: update.oldElement,
+              newElement: update.newElement)
+          ]))
+        return
+      }
       let step = _engine.follow(change)
       _publish(_changeSet(for: step))
     case .catchUp(let behind):
