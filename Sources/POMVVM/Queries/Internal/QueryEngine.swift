@@ -534,7 +534,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       return (-1, -1)
     }
     guard isIncluded(element) else { return nil }
-    let number = tree.tree(ofNode: node)
+    // A flat query has one tree; a sectioned one finds the node's by
+    // walking up to its root.
+    let number = isFlat ? 0 : tree.tree(ofNode: node)
     guard let oldKey = keyOfTree[number] else { return nil }
     let key: Key
     if let flatKey {
