@@ -31,11 +31,15 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   var _subscription: Subscription?
   @usableFromInline
   var _readers: [Subscription] = []
+  // Touched on every change, only on the main actor, by accesses that do
+  // not span a call out of the query: no run-time exclusivity checks.
   /// The number of changes published, to tell whether a nested change
   /// was published during a delivery.
   @usableFromInline
+  @exclusivity(unchecked)
   var _publishCount = 0
   @usableFromInline
+  @exclusivity(unchecked)
   var _snapshot: _DeferredElements<QuerySection<Key, Element>>?
 
   @inlinable
