@@ -7,8 +7,9 @@
 /// - While the view can take updates (``SectionedListView/canUpdateSections``),
 ///   each change of the query becomes one update at once: the query's own
 ///   batch update, which costs what the change touched — O(1) for an edit
-///   in place, O(*k*) plus the sizes of the sections touched otherwise —
-///   never O(*n*).
+///   in place, O(*k*) otherwise, plus for each row that enters or leaves a
+///   walk over its section's chunks of up to 1,024 ids and a shift inside
+///   one of them — never a shift of a whole section, never O(*n*).
 /// - While it cannot, the adapter follows the query's changes and notes
 ///   which ids changed. When the view is ready — call ``updateIfNeeded()``
 ///   then, or let the next change find it ready — it sends *one* update, an
@@ -43,6 +44,9 @@ where View.Key: Comparable {
 
   /// The ids of the rows of each section the view shows, as of its last
   /// update.
+  ///
+  /// - Complexity: O(*n*): the adapter keeps a large section in chunks, and
+  ///   makes the arrays when they are read.
   public var ids: [[Element.ID]] { (_shown ?? _latest).ids }
 
   // The adapter runs on every change of its query: its receiving path is
