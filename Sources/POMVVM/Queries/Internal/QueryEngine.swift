@@ -67,7 +67,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// observer that reads the query before the query sees the change.
   @usableFromInline
   @exclusivity(unchecked)
-  var delivering: (sequence: UInt64, change: ArrayChange<Element>)?
+  var delivering: ArrayChange<Element>?
+  /// The array's number for ``delivering``.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var deliveringSequence: UInt64 = 0
   /// What the array did since the rows were made, as of two change
   /// numbers (the rows' and the array's), kept while several reads need it.
   @usableFromInline
@@ -110,7 +114,10 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @inlinable
   func record(_ change: ArrayChange<Element>) {
     let sequence = array._deliveringSequence
-    if sequence > lastSequence { delivering = (sequence, change) }
+    if sequence > lastSequence {
+      delivering = change
+      deliveringSequence = sequence
+    }
   }
 
   /// Notes that the rows reflect the array as it is now.
@@ -710,8 +717,8 @@ extension _QueryEngine {
   func changesAhead() -> [ArrayChange<Element>] {
     var next = lastSequence &+ 1
     var changes: [ArrayChange<Element>] = []
-    if let delivering, delivering.sequence == next {
-      changes.append(delivering.change)
+    if let delivering, deliveringSequence == next {
+      changes.append(delivering)
       next &+= 1
     }
     for queued in array._pending where queued.sequence >= next {
