@@ -280,6 +280,15 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
         let path = RowPath(section: row.newSection, row: row.newRow)
         return SectionedBatchUpdate(reloads: [path], changedRows: [path])
       }
+      if row.oldRow >= 0, row.newRow >= 0, row.oldKey != row.newKey {
+        // Across sections that stay (a toggle of the grouping field): one
+        // move, no sets, no sorts.
+        let to = RowPath(section: row.newSection, row: row.newRow)
+        let move = SectionedBatchUpdate.RowMove(
+          from: RowPath(section: row.oldSection, row: row.oldRow), to: to)
+        guard row.changed else { return SectionedBatchUpdate(moves: [move]) }
+        return SectionedBatchUpdate(moves: [move], reconfigurations: [to], changedRows: [to])
+      }
     }
     var batch = SectionedBatchUpdate(
       sectionDeletions: step.deletedSections, sectionInsertions: step.insertedSections)
