@@ -67,6 +67,14 @@ where View.Key: Comparable {
   @usableFromInline
   @exclusivity(unchecked)
   var _latest = _SectionedRows<Key, Element.ID>()
+  /// The ids the last update handed to the view, while `_latest` is
+  /// unchanged.
+  ///
+  /// An edit in place hands the same ones over again. They are let go of
+  /// before `_latest` changes, so that changing it copies nothing.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _latestIDs: _SectionedIDs<Key, Element.ID>?
   /// The sections the view shows, when they are not `_latest`.
   @usableFromInline
   @exclusivity(unchecked)
@@ -170,6 +178,7 @@ where View.Key: Comparable {
   @usableFromInline
   func _restart(from change: SectionedChange<Key, Element>) {
     let sections = change.newSections
+    _latestIDs = nil
     _latest = _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
     _pending = _PendingRows(needsReload: true)
   }
@@ -231,6 +240,7 @@ where View.Key: Comparable {
       // Edits in place, the common case: nothing to follow.
       return true
     }
+    _latestIDs = nil
     let fits: Bool
     if query._observers._pending.isEmpty {
       // No change of the query waits behind this one: the query is as the
@@ -262,6 +272,13 @@ where View.Key: Comparable {
     // A reload shows `_latest` too: the sections of the last change the
     // adapter received, which the query may be ahead of.
     let rows = _latest
+    let ids: _SectionedIDs<Key, Element.ID>
+    if let latestIDs = _latestIDs {
+      ids = latestIDs
+    } else {
+      ids = _SectionedIDs(rows)
+      _latestIDs = ids
+    }
     let engine = query._engine
     // The rows show the query's last change: its values are the query's,
     // even while the array is ahead of it. Otherwise a newer change of the
@@ -275,7 +292,7 @@ where View.Key: Comparable {
     }
     let array = query.array
     return SectionedListUpdate(
-      batch: batch, keys: rows.keys, rows: _SectionedIDs(rows),
+      batch: batch, keys: rows.keys, rows: ids,
       element: { path in
         let id = rows.sections[path.section][path.row]
         if isLatest {
