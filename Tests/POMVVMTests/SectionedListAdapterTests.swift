@@ -63,6 +63,53 @@ struct SectionedListAdapterTests {
     #expect(adapter.ids == [[1, 2, 4, 5], [0, 3]])
   }
 
+  /// Sections of thousands of rows are kept in chunks by the adapter: rows
+  /// that move in and out at the front, the middle and the end, chunks that
+  /// split as a section grows and go as it empties, with the view ready or
+  /// not, keep the adapter's ids and the view equal to the query.
+  @Test func sectionsLargerThanAChunkFollowMovesInsertionsAndRemovals() {
+    var random = SplitMix64(seed: 7)
+    func pick(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+    let items = ObservableArray((0..<3_000).map { TestItem($0, "\($0)", on: $0 < 1_500) })
+    let query = items.query(sortedBy: { $0.id < $1.id }, sectionedBy: { $0.on ? 1 : 0 })
+    let view = View()
+    let adapter = SectionedListAdapter(query, view: view)
+    var next = 3_000
+    for step in 0..<300 {
+      switch pick(5) {
+      case 0, 1:
+        // Across sections: the first, the last or any row of a section.
+        let ids = query.sections[pick(query.sectionCount)].ids
+        let id = [ids[0], ids[ids.count - 1], ids[pick(ids.count)]][pick(3)]
+        items.cell(for: id)?.value.on.toggle()
+      case 2:
+        items.append(TestItem(next, "\(next)", on: pick(2) == 0))
+        next += 1
+      case 3:
+        if items.count > 100 { items.remove(at: pick(items.count)) }
+      default:
+        view.isReady.toggle()
+        adapter.updateIfNeeded()
+      }
+      #expect(view.violations == [], "step \(step)")
+      if view.isReady {
+        #expect(view.sections == expected(query), "step \(step)")
+        #expect(adapter.ids == query.sections.map(\.ids), "step \(step)")
+      }
+      if !view.violations.isEmpty { return }
+    }
+    // One section takes nearly every row, then gives them all back.
+    view.isReady = true
+    adapter.updateIfNeeded()
+    let ids = items.elements.map(\.id)
+    for id in ids { items.cell(for: id)?.value.on = true }
+    #expect(query.sectionCount == 1)
+    for id in ids { items.cell(for: id)?.value.on = false }
+    #expect(view.violations == [])
+    #expect(view.sections == expected(query))
+    #expect(adapter.ids == [ids.sorted()])
+  }
+
   /// Seeded runs of every kind of mutation, with the view ready or not and
   /// the predicate and order changing: the view always ends as the query.
   @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])

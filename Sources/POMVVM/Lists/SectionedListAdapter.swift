@@ -7,8 +7,9 @@
 /// - While the view can take updates (``SectionedListView/canUpdateSections``),
 ///   each change of the query becomes one update at once: the query's own
 ///   batch update, which costs what the change touched — O(1) for an edit
-///   in place, O(*k*) plus the sizes of the sections touched otherwise —
-///   never O(*n*).
+///   in place, O(*k*) otherwise, plus for each row that enters or leaves a
+///   walk over its section's chunks of up to 1,024 ids and a shift inside
+///   one of them — never a shift of a whole section, never O(*n*).
 /// - While it cannot, the adapter follows the query's changes and notes
 ///   which ids changed. When the view is ready — call ``updateIfNeeded()``
 ///   then, or let the next change find it ready — it sends *one* update, an
@@ -43,6 +44,9 @@ where View.Key: Comparable {
 
   /// The ids of the rows of each section the view shows, as of its last
   /// update.
+  ///
+  /// - Complexity: O(*n*): the adapter keeps a large section in chunks, and
+  ///   makes the arrays when they are read.
   public var ids: [[Element.ID]] { (_shown ?? _latest).ids }
 
   // The adapter runs on every change of its query: its receiving path is
@@ -63,6 +67,14 @@ where View.Key: Comparable {
   @usableFromInline
   @exclusivity(unchecked)
   var _latest = _SectionedRows<Key, Element.ID>()
+  /// The ids the last update handed to the view, while `_latest` is
+  /// unchanged.
+  ///
+  /// An edit in place hands the same ones over again. They are let go of
+  /// before `_latest` changes, so that changing it copies nothing.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _latestIDs: _SectionedIDs<Key, Element.ID>?
   /// The sections the view shows, when they are not `_latest`.
   @usableFromInline
   @exclusivity(unchecked)
@@ -166,6 +178,7 @@ where View.Key: Comparable {
   @usableFromInline
   func _restart(from change: SectionedChange<Key, Element>) {
     let sections = change.newSections
+    _latestIDs = nil
     _latest = _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
     _pending = _PendingRows(needsReload: true)
   }
@@ -204,8 +217,8 @@ where View.Key: Comparable {
         for path in batch.reconfigurations + batch.insertions {
           if let id = _latest.id(at: path) { _pending?.changed.insert(id) }
         }
-        for section in batch.sectionInsertions where _latest.ids.indices.contains(section) {
-          for id in _latest.ids[section] { _pending?.changed.insert(id) }
+        for section in batch.sectionInsertions where _latest.sections.indices.contains(section) {
+          for id in _latest.sections[section].ids { _pending?.changed.insert(id) }
         }
       }
       updateIfNeeded()
@@ -215,7 +228,7 @@ where View.Key: Comparable {
   }
 
   /// Brings `_latest` up to date with a change; `false` if it does not fit.
-  @usableFromInline
+  @inlinable
   func _follow(_ change: SectionedChange<Key, Element>, query: SectionedQuery<Key, Element>)
     -> Bool
   {
@@ -227,6 +240,7 @@ where View.Key: Comparable {
       // Edits in place, the common case: nothing to follow.
       return true
     }
+    _latestIDs = nil
     let fits: Bool
     if query._observers._pending.isEmpty {
       // No change of the query waits behind this one: the query is as the
@@ -258,6 +272,13 @@ where View.Key: Comparable {
     // A reload shows `_latest` too: the sections of the last change the
     // adapter received, which the query may be ahead of.
     let rows = _latest
+    let ids: _SectionedIDs<Key, Element.ID>
+    if let latestIDs = _latestIDs {
+      ids = latestIDs
+    } else {
+      ids = _SectionedIDs(rows)
+      _latestIDs = ids
+    }
     let engine = query._engine
     // The rows show the query's last change: its values are the query's,
     // even while the array is ahead of it. Otherwise a newer change of the
@@ -271,9 +292,9 @@ where View.Key: Comparable {
     }
     let array = query.array
     return SectionedListUpdate(
-      batch: batch, keys: rows.keys, ids: rows.ids,
+      batch: batch, keys: rows.keys, rows: ids,
       element: { path in
-        let id = rows.ids[path.section][path.row]
+        let id = rows.sections[path.section][path.row]
         if isLatest {
           // The common case: the query is as the array is now.
           if engine.isCurrent, let index = array._index(of: id) { return array._elements[index] }

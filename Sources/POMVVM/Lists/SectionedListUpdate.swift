@@ -15,7 +15,18 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
 
   /// The ids of each section's rows after the update, at the same indices
   /// as ``keys``: the view's new data, to swap in inside the update.
-  public let ids: [[Element.ID]]
+  ///
+  /// - Complexity: O(*n*) the first time it is read for an update from a
+  ///   ``SectionedListAdapter`` whose sections are large, O(1) after.
+  public var ids: [[Element.ID]] {
+    switch _ids {
+    case .stored(let ids): ids
+    case .rows(let rows): rows.ids
+    }
+  }
+
+  @usableFromInline
+  let _ids: _SectionedIDStorage<Key, Element.ID>
 
   @usableFromInline
   let _element: (RowPath) -> Element
@@ -34,7 +45,20 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   ) {
     self.batch = batch
     self.keys = keys
-    self.ids = ids
+    _ids = .stored(ids)
+    _element = element
+  }
+
+  /// Creates an update whose ids are read from an adapter's rows, made
+  /// into arrays only if the view reads ``ids``.
+  @inlinable
+  init(
+    batch: SectionedBatchUpdate, keys: [Key], rows: _SectionedIDs<Key, Element.ID>,
+    element: @escaping (RowPath) -> Element
+  ) {
+    self.batch = batch
+    self.keys = keys
+    _ids = .rows(rows)
     _element = element
   }
 
@@ -59,10 +83,43 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   ///
   /// - Complexity: O(*n* log *n*): for a view that redraws everything.
   public var sections: [QuerySection<Key, Element>] {
-    keys.indices.map { section in
+    let ids = ids
+    return keys.indices.map { section in
       QuerySection(
         key: keys[section],
         elements: ids[section].indices.map { element(at: RowPath(section: section, row: $0)) })
     }
+  }
+}
+
+/// Where a ``SectionedListUpdate`` finds its ids.
+@usableFromInline
+enum _SectionedIDStorage<Key: Hashable, ID: Hashable> {
+  case stored([[ID]])
+  case rows(_SectionedIDs<Key, ID>)
+}
+
+/// An adapter's rows as of one update, made into arrays of ids the first
+/// time a view reads them: a view that patches itself with the batch and
+/// ``SectionedListUpdate/element(at:)`` never pays for them.
+@MainActor
+@usableFromInline
+final class _SectionedIDs<Key: Hashable, ID: Hashable> {
+  @usableFromInline
+  let rows: _SectionedRows<Key, ID>
+  @usableFromInline
+  var made: [[ID]]?
+
+  @inlinable
+  init(_ rows: _SectionedRows<Key, ID>) {
+    self.rows = rows
+  }
+
+  @usableFromInline
+  var ids: [[ID]] {
+    if let made { return made }
+    let ids = rows.ids
+    made = ids
+    return ids
   }
 }

@@ -58,12 +58,16 @@ public final class LiveQuery<Element: Identifiable> {
   var _subscription: Subscription?
   @usableFromInline
   var _readers: [Subscription] = []
+  // Touched on every change, only on the main actor, by accesses that do
+  // not span a call out of the query: no run-time exclusivity checks.
   /// The number of changes published, to tell whether a nested change
   /// was published during a delivery.
   @usableFromInline
+  @exclusivity(unchecked)
   var _publishCount = 0
   /// The contents of the last published change, while they may be read.
   @usableFromInline
+  @exclusivity(unchecked)
   var _snapshot: _DeferredElements<Element>?
 
   @inlinable
@@ -264,6 +268,19 @@ public final class LiveQuery<Element: Identifiable> {
       return
     case .follow:
       _retireSnapshot()
+      let changeSet = change.changeSet
+      if let (_, row) = _engine.followInPlace(changeSet) {
+        // One update whose row stays: no step, no rows to compare.
+        guard row >= 0 else { return }
+        let update = changeSet.updates[0]
+        _publish(
+          ChangeSet(updates: [
+            .init(
+              oldIndex: row, newIndex: row, oldElement: update.oldElement,
+              newElement: update.newElement)
+          ]))
+        return
+      }
       let step = _engine.follow(change)
       _publish(_changeSet(for: step))
     case .catchUp(let behind):

@@ -31,11 +31,15 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   var _subscription: Subscription?
   @usableFromInline
   var _readers: [Subscription] = []
+  // Touched on every change, only on the main actor, by accesses that do
+  // not span a call out of the query: no run-time exclusivity checks.
   /// The number of changes published, to tell whether a nested change
   /// was published during a delivery.
   @usableFromInline
+  @exclusivity(unchecked)
   var _publishCount = 0
   @usableFromInline
+  @exclusivity(unchecked)
   var _snapshot: _DeferredElements<QuerySection<Key, Element>>?
 
   @inlinable
@@ -275,6 +279,15 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
         guard row.changed else { return SectionedBatchUpdate() }
         let path = RowPath(section: row.newSection, row: row.newRow)
         return SectionedBatchUpdate(reloads: [path], changedRows: [path])
+      }
+      if row.oldRow >= 0, row.newRow >= 0, row.oldKey != row.newKey {
+        // Across sections that stay (a toggle of the grouping field): one
+        // move, no sets, no sorts.
+        let to = RowPath(section: row.newSection, row: row.newRow)
+        let move = SectionedBatchUpdate.RowMove(
+          from: RowPath(section: row.oldSection, row: row.oldRow), to: to)
+        guard row.changed else { return SectionedBatchUpdate(moves: [move]) }
+        return SectionedBatchUpdate(moves: [move], reconfigurations: [to], changedRows: [to])
       }
     }
     var batch = SectionedBatchUpdate(

@@ -482,6 +482,138 @@ struct QueryEngineTests {
     #expect(problems == [], "seed \(seed)")
     withExtendedLifetime((subscriptions, flatAdapter, sectionedAdapter)) {}
   }
+
+  // MARK: - One update whose row stays (the fast path)
+
+  /// A query's changes, each checked to replay onto the rows before it.
+  private final class Replay {
+    var last: [TestItem]
+    var changes: [ChangeSet<TestItem>] = []
+    var problems: [String] = []
+
+    @MainActor
+    init(_ query: LiveQuery<TestItem>) {
+      last = query.elements
+    }
+
+    @MainActor
+    func take(_ changeSet: ChangeSet<TestItem>, now: [TestItem]) {
+      changes.append(changeSet)
+      problems += QueryEngineTests.problems(changeSet, from: last, to: now)
+      last = now
+    }
+  }
+
+  @Test func anEditThatKeepsItsRowIsOneUpdateAtThatRow() {
+    let array = items(5)
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    let replay = Replay(query)
+    let subscription = query.observeChanges { replay.take($0.changeSet, now: query.elements) }
+    array.cell(for: 2)?.value.on = true  // not a sort key: the row stays
+    #expect(replay.changes.count == 1)
+    #expect(replay.changes.first?.updates.map(\.newIndex) == [2])
+    #expect(replay.changes.first?.updates.first?.oldElement == TestItem(2, "2"))
+    #expect(replay.changes.first?.updates.first?.newElement == TestItem(2, "2", on: true))
+    #expect(replay.changes.first?.moves.isEmpty == true)
+    #expect(replay.problems == [])
+    // A new sort key that keeps the row between the same neighbours.
+    array.cell(for: 2)?.value.text = "2b"
+    #expect(replay.changes.last?.updates.map(\.newIndex) == [2])
+    #expect(replay.changes.last?.moves.isEmpty == true)
+    #expect(replay.problems == [])
+    #expect(query.elements.map(\.id) == [0, 1, 2, 3, 4])
+    _ = subscription
+  }
+
+  @Test func anEditThatMovesItsRowIsAMoveWithItsUpdate() {
+    let array = items(5)
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    let replay = Replay(query)
+    let subscription = query.observeChanges { replay.take($0.changeSet, now: query.elements) }
+    array.cell(for: 1)?.value.text = "9"
+    #expect(replay.changes.count == 1)
+    #expect(replay.changes.first?.moves.count == 1)
+    #expect(replay.changes.first?.updates.count == 1)
+    #expect(replay.problems == [])
+    #expect(query.elements.map(\.id) == [0, 2, 3, 4, 1])
+    // And back, to the front.
+    array.cell(for: 1)?.value.text = "0a"
+    #expect(replay.problems == [])
+    #expect(query.elements.map(\.id) == [0, 1, 2, 3, 4])
+    _ = subscription
+  }
+
+  @Test func anEditOfAnElementTheQueryDoesNotShowIsAnInsertionOrNothing() {
+    let array = items(5)
+    let query = array.query(where: { $0.on }, sortedBy: { $0.text < $1.text })
+    let replay = Replay(query)
+    let subscription = query.observeChanges { replay.take($0.changeSet, now: query.elements) }
+    array.cell(for: 3)?.value.text = "3b"  // still out
+    #expect(replay.changes.isEmpty)
+    array.cell(for: 3)?.value.on = true  // in
+    #expect(replay.changes.count == 1)
+    #expect(replay.changes.last?.insertions.map(\.index) == [0])
+    array.cell(for: 3)?.value.text = "3c"  // stays in place
+    #expect(replay.changes.last?.updates.map(\.newIndex) == [0])
+    array.cell(for: 3)?.value.on = false  // out again
+    #expect(replay.changes.last?.removals.map(\.index) == [0])
+    #expect(replay.changes.count == 3)
+    #expect(replay.problems == [])
+    #expect(query.elements.isEmpty)
+    _ = subscription
+  }
+
+  @Test func editsInPlaceDuringTheQuerysDeliveryAreFollowedOneByOne() {
+    let array = items(6)
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    let replay = Replay(query)
+    var reacted = false
+    let subscription = query.observeChanges { change in
+      replay.take(change.changeSet, now: query.elements)
+      guard !reacted else { return }
+      reacted = true
+      // During the delivery: one edit in place, one that moves its row.
+      array.cell(for: 4)?.value.on = true
+      array.cell(for: 0)?.value.text = "9"
+    }
+    // Before the query, an array observer edits in place as well: the
+    // query is then behind its array when the first change reaches it.
+    var early = false
+    let earlier = array.observeChanges { _ in
+      guard !early else { return }
+      early = true
+      array.cell(for: 5)?.value.on = true
+    }
+    array.cell(for: 2)?.value.on = true
+    #expect(replay.problems == [])
+    #expect(query.elements.map(\.id) == [1, 2, 3, 4, 5, 0])
+    #expect(query.elements.filter(\.on).map(\.id) == [2, 4, 5])
+    #expect(query.elements == array.elements.sorted { $0.text < $1.text })
+    _ = (subscription, earlier)
+  }
+
+  @Test func aToggleOfADetachedCellLeavesTheQueryAlone() {
+    let array = items(4)
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    let replay = Replay(query)
+    let subscription = query.observeChanges { replay.take($0.changeSet, now: query.elements) }
+    let cell = array.cell(for: 2)!
+    array.remove(id: 2)
+    #expect(replay.changes.count == 1)
+    let refused = Diagnostics.capturing { cell.value.on.toggle() }
+    #expect(refused.count == 1, "a detached cell refuses the write")
+    #expect(replay.changes.count == 1)
+    #expect(replay.problems == [])
+    #expect(query.elements.map(\.id) == [0, 1, 3])
+    // The id comes back: the old cell still edits nothing.
+    array.append(TestItem(2, "2"))
+    let refusedAgain = Diagnostics.capturing { cell.value.text = "detached" }
+    #expect(refusedAgain.count == 1)
+    #expect(
+      query.elements == [TestItem(0, "0"), TestItem(1, "1"), TestItem(2, "2"), TestItem(3, "3")])
+    #expect(replay.problems == [])
+    _ = subscription
+  }
 }
 
 /// A value set after the closures that read it are made.

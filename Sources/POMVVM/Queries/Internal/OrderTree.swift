@@ -331,8 +331,42 @@ final class _OrderTree<ID: Hashable> {
   @inlinable
   func insert(_ id: ID, at position: Int, in tree: Int) {
     let node = newNode(id)
-    let (a, b) = split(roots[tree], Int32(position))
-    setRoot(merge(merge(a, node), b), of: tree)
+    let priority = Self.priority(node)
+    // Down the path to `position` while the nodes stay above the new one
+    // (each subtree gains a row), then the rest is split under it: one
+    // descent, and a split of a subtree of expected constant size, rather
+    // than a split and two merges of the whole tree.
+    var above = Self.none
+    var isLeft = false
+    var current = roots[tree]
+    var k = Int32(position)
+    while current >= 0 && Self.priority(current) > priority {
+      let n = Int(current)
+      size[n] += 1
+      above = current
+      let leftSize = sizeOf(left[n])
+      if k <= leftSize {
+        isLeft = true
+        current = left[n]
+      } else {
+        isLeft = false
+        k -= leftSize + 1
+        current = right[n]
+      }
+    }
+    let (a, b) = split(current, k)
+    let n = Int(node)
+    left[n] = a
+    right[n] = b
+    if a >= 0 { parent[Int(a)] = node }
+    if b >= 0 { parent[Int(b)] = node }
+    update(node)
+    if above < 0 {
+      setRoot(node, of: tree)
+    } else {
+      if isLeft { left[Int(above)] = node } else { right[Int(above)] = node }
+      parent[n] = above
+    }
   }
 
   /// Removes `id` from its tree; returns the tree and the position it had.

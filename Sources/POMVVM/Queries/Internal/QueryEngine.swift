@@ -67,7 +67,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// observer that reads the query before the query sees the change.
   @usableFromInline
   @exclusivity(unchecked)
-  var delivering: (sequence: UInt64, change: ArrayChange<Element>)?
+  var delivering: ArrayChange<Element>?
+  /// The array's number for ``delivering``.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var deliveringSequence: UInt64 = 0
   /// What the array did since the rows were made, as of two change
   /// numbers (the rows' and the array's), kept while several reads need it.
   @usableFromInline
@@ -110,7 +114,10 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @inlinable
   func record(_ change: ArrayChange<Element>) {
     let sequence = array._deliveringSequence
-    if sequence > lastSequence { delivering = (sequence, change) }
+    if sequence > lastSequence {
+      delivering = change
+      deliveringSequence = sequence
+    }
   }
 
   /// Notes that the rows reflect the array as it is now.
@@ -505,6 +512,58 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     return Step(touched: [row], deletedSections: [], insertedSections: [])
   }
 
+  /// Follows a change that is one update of one element, when the element
+  /// stays where the rows show it (or stays out of them): then the trees
+  /// do not change, and nothing is made on the heap.
+  ///
+  /// The array must be at the contents right after the change (the plan is
+  /// ``Plan/follow``).
+  ///
+  /// - Returns: `nil` when the change is not such an update, without
+  ///   changing anything (follow it with `follow(_:)`);
+  ///   else the row of the element in its section, or `-1` when the query
+  ///   does not show it before or after.
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func followInPlace(_ changeSet: ChangeSet<Element>) -> (section: Int, row: Int)? {
+    guard changeSet.updates.count == 1, changeSet.removals.isEmpty,
+      changeSet.insertions.isEmpty, changeSet.moves.isEmpty, changeSet.reload == nil
+    else { return nil }
+    // The array is as right after the change: the update's new index and
+    // value are the element's position and value now.
+    let position = changeSet.updates[0].newIndex
+    let elements = array._elements
+    guard elements.indices.contains(position) else { return nil }
+    let element = elements[position]
+    let id = element.id
+    guard let node = tree.node(of: id) else {
+      // Not shown: it stays out if it still does not match.
+      if isIncluded(element) { return nil }
+      caughtUp()
+      return (-1, -1)
+    }
+    guard isIncluded(element) else { return nil }
+    // A flat query has one tree; a sectioned one finds the node's by
+    // walking up to its root.
+    let number = isFlat ? 0 : tree.tree(ofNode: node)
+    guard let oldKey = keyOfTree[number] else { return nil }
+    let key: Key
+    if let flatKey {
+      key = flatKey
+    } else {
+      key = sectionKey(element)
+      guard key == oldKey else { return nil }
+    }
+    let idIndex = array._idIndex
+    let order = areInIncreasingOrder
+    let stays = tree.isInPlace(node) { other in
+      Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
+    }
+    guard stays else { return nil }
+    caughtUp()
+    return (isFlat ? 0 : sectionIndex(of: key).index, tree.rank(node: node))
+  }
+
   /// Sorts ascending positions of `elements` by `order`, ties by position.
   ///
   /// The standard library's sort is stable, so ties keep the ascending
@@ -660,8 +719,8 @@ extension _QueryEngine {
   func changesAhead() -> [ArrayChange<Element>] {
     var next = lastSequence &+ 1
     var changes: [ArrayChange<Element>] = []
-    if let delivering, delivering.sequence == next {
-      changes.append(delivering.change)
+    if let delivering, deliveringSequence == next {
+      changes.append(delivering)
       next &+= 1
     }
     for queued in array._pending where queued.sequence >= next {
