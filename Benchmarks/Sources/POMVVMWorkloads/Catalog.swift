@@ -250,6 +250,12 @@ private let queryComparisons: [Comparison] = [
     kit: { kitQueryEditWithReaction(size: 100_000, reaction: true) },
     baseline: { kitQueryEditWithReaction(size: 100_000, reaction: false) }),
   Comparison(
+    "query/edit in place + one reaction, sorted sectioned query, vs the two edits made directly, "
+      + "n = 100,000",
+    target: .ratioAtMost(1.25), baselineName: "the edit and the reaction's edit, made in turn",
+    kit: { kitQueryEditWithReaction(size: 100_000, reaction: true) },
+    baseline: { kitQueryEditWithReaction(size: 100_000, reaction: false, direct: true) }),
+  Comparison(
     "query/edit in place + one reaction, sorted sectioned query, vs no query, n = 100,000",
     target: .ratioAtMost(2), baselineName: "the same edit and reaction, the array alone",
     kit: { kitQueryEditWithReaction(size: 100_000, reaction: true) },

@@ -114,12 +114,13 @@ final class QueryAllocation: Fixture {
 /// (the "reactions" pattern).
 ///
 /// With `query` false, the same edits of the array alone: what the array
-/// itself costs, the copy of its contents that a write during a delivery
-/// makes included (the change being delivered holds them).
+/// itself costs. With `direct` (and no reaction), the loop makes the
+/// reaction's edit itself, after the first: the same two changes, neither
+/// delivered from the queue.
 @MainActor
-func kitQueryEditWithReaction(size: Int, reaction: Bool, query isQueried: Bool = true)
-  -> any Fixture
-{
+func kitQueryEditWithReaction(
+  size: Int, reaction: Bool, query isQueried: Bool = true, direct: Bool = false
+) -> any Fixture {
   let sink = sharedSink
   let items = ObservableArray(makeRows(size))
   let query =
@@ -145,6 +146,7 @@ func kitQueryEditWithReaction(size: Int, reaction: Bool, query isQueried: Bool =
     for _ in 0..<iterations {
       flip.toggle()
       row.value.title = flip ? title + " " : title
+      if direct { other.value.title = flip ? otherTitle + " " : otherTitle }
     }
   }
 }
