@@ -138,3 +138,38 @@ struct SendableItem: Identifiable, Equatable, Sendable {
   var id: Int
   var title: String
 }
+
+extension ArrayChangeTests {
+  /// Edits the array once from an observer of a query of it, and says
+  /// whether the array's storage stayed where it was. (One write only: after
+  /// two copies, the second could land where the first buffer was.)
+  static func storageStaysWhenAQueryObserverWrites(sectioned: Bool) -> Bool {
+    let array = makeArray()
+    var reacted = false
+    func react() {
+      guard !reacted else { return }
+      reacted = true
+      array.update(TestItem(4, "edited by the query's observer"))
+    }
+    let flat = array.query(where: { !$0.text.isEmpty })
+    let grouped = array.query(sortedBy: { $0.id < $1.id }, sectionedBy: { $0.on ? 1 : 0 })
+    let reaction =
+      sectioned
+      ? grouped.observeChanges { _ in react() } : flat.observeChanges { _ in react() }
+    let before = storage(of: array)
+    array.update(TestItem(1, "edited", on: true))
+    #expect(reacted)
+    #expect(flat.elements.map(\.text) == array.map(\.text))
+    #expect(
+      Set(grouped.sections.flatMap(\.elements).map(\.text)) == Set(array.map(\.text)))
+    reaction.cancel()
+    return storage(of: array) == before
+  }
+
+  @Test(arguments: [false, true])
+  func aReactionFromAQueryObserverDoesNotCopyTheArraysStorage(sectioned: Bool) {
+    #expect(
+      Self.storageStaysWhenAQueryObserverWrites(sectioned: sectioned),
+      "the query's change held the array's storage, so its observer's write copied every element")
+  }
+}

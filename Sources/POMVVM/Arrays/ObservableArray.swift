@@ -118,6 +118,14 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _moreSpareContents: [_ArrayContents<Element>] = []
+  /// The contents object of the last change published.
+  ///
+  /// Set only while the array delivers (for ``_currentContents()``), `nil`
+  /// otherwise. Unowned: a change being delivered or queued holds it until
+  /// the delivery ends.
+  @usableFromInline
+  @exclusivity(unchecked)
+  unowned(unsafe) var _latestContents: _ArrayContents<Element>?
   @usableFromInline
   @exclusivity(unchecked)
   var _isDelivering = false
@@ -339,6 +347,7 @@ public final class ObservableArray<Element: Identifiable> {
     _Deliveries.count &+= 1
     defer {
       _isDelivering = false
+      _latestContents = nil
       _Deliveries.count &-= 1
       if !_cellsMadeMidDelivery.isEmpty { _cellsMadeMidDelivery.removeAll() }
     }
@@ -364,12 +373,24 @@ public final class ObservableArray<Element: Identifiable> {
   @inlinable
   func _takeContents() -> _ArrayContents<Element> {
     guard let contents = _spareContents.take() ?? _moreSpareContents.popLast() else {
-      return _ObservableArrayContents(
+      let made = _ObservableArrayContents(
         array: self, sequence: _changeSequence, count: _elements.count)
+      _latestContents = made
+      return made
     }
     contents.sequence = _changeSequence
     contents.count = _elements.count
+    _latestContents = contents
     return contents
+  }
+
+  /// The contents as they are now, for a query's change: by reference
+  /// while the array delivers (the last change's contents object), so that
+  /// an observer's write copies nothing; the storage otherwise.
+  @inlinable
+  func _currentContents() -> _ChangeContents<Element> {
+    if _isDelivering, let latest = _latestContents { return .array(latest) }
+    return .stored(_elements)
   }
 
   /// Takes the contents object back from a delivered change.

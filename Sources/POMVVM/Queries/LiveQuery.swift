@@ -454,11 +454,13 @@ public final class LiveQuery<Element: Identifiable> {
   /// before the rows change.
   @inlinable
   func _makeSnapshot() -> _DeferredElements<Element> {
-    let buffer = _engine.array._elements
+    // By reference while the array delivers: an observer's write to the
+    // array then copies nothing.
+    let contents = _engine.array._currentContents()
     let sequence = _engine.array._changeSequence
     return _DeferredElements(count: _engine.count) { [weak self] in
       guard let self else { return [] }
-      return self._engine.values(of: self._engine.allIDs(), buffer: buffer, sequence: sequence)
+      return self._engine.values(of: self._engine.allIDs(), contents: contents, sequence: sequence)
     }
   }
 

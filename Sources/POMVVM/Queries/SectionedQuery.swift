@@ -354,7 +354,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
 
   @inlinable
   func _makeSnapshot() -> _DeferredElements<QuerySection<Key, Element>> {
-    let buffer = _engine.array._elements
+    // By reference while the array delivers: an observer's write to the
+    // array then copies nothing.
+    let contents = _engine.array._currentContents()
     let sequence = _engine.array._changeSequence
     return _DeferredElements(count: _engine.sections.count) { [weak self] in
       guard let self else { return [] }
@@ -362,7 +364,8 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       return engine.sections.map { section in
         let ids = engine.tree.ids(of: section.tree)
         return QuerySection(
-          key: section.key, elements: engine.values(of: ids, buffer: buffer, sequence: sequence))
+          key: section.key, elements: engine.values(of: ids, contents: contents, sequence: sequence)
+        )
       }
     }
   }

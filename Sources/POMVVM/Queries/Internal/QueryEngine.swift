@@ -179,10 +179,12 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   }
 
   /// The current values of `ids`: through the array's id index when the
-  /// array has not changed since `sequence`, through a table of `buffer`,
-  /// the contents at `sequence`, otherwise.
+  /// array has not changed since `sequence`, through a table of `contents`,
+  /// the array's contents at `sequence`, otherwise.
   @inlinable
-  func values(of ids: [Element.ID], buffer: [Element], sequence: UInt64) -> [Element] {
+  func values(of ids: [Element.ID], contents: _ChangeContents<Element>, sequence: UInt64)
+    -> [Element]
+  {
     if array._changeSequence == sequence {
       // Loops rather than `map`: a main-actor closure passed to the
       // standard library pays an executor check per call.
@@ -191,6 +193,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       for id in ids { values.append(value(of: id)) }
       return values
     }
+    let buffer = contents._elementsOnMainActor
     var table: [Element.ID: Element] = [:]
     table.reserveCapacity(buffer.count)
     for element in buffer { table[element.id] = element }
