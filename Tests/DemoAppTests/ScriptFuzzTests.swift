@@ -37,12 +37,7 @@ struct ScriptFuzzTests {
   static let features: [any DemoFeature.Type] = [
     MasterDetailFeature.self, LoginFeature.self, ToDoFeature.self, MoviesFeature.self,
   ]
-  /// The runs per feature: 100, or 25 under the thread sanitizer.
-  ///
-  /// The thread sanitizer's run of the whole suite, on a busy machine, took
-  /// this suite past its limit; the plain test run keeps the full count.
-  static let runsPerFeature =
-    ProcessInfo.processInfo.environment["POMVVM_SANITIZER"] == "thread" ? 25 : 100
+  static let runsPerFeature = 100
   static let linesPerRun = 12
 
   @Test(arguments: 0..<4)
