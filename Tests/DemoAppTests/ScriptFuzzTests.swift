@@ -29,10 +29,12 @@ import TextUI
 /// the feature, the run and the lines, so that it replays.
 @MainActor
 // The limit catches a hang. It is generous because under the thread
-// sanitizer the four runs take about 11 s alone and far longer while the
-// rest of the suite shares the machine's two cores and the main actor
-// (the clock tests that settle for hundreds of rounds run beside them).
-@Suite("Script fuzzing", .timeLimit(.minutes(5)))
+// sanitizer the four runs take a few seconds alone and far longer while the
+// rest of the suite shares the machine's two cores and the main actor: each
+// of the runs' awaits waits for every main-actor test queued before it, and
+// on a busy machine the whole suite's main-actor work under the sanitizer
+// comes near five minutes.
+@Suite("Script fuzzing", .timeLimit(.minutes(10)))
 struct ScriptFuzzTests {
   static let features: [any DemoFeature.Type] = [
     MasterDetailFeature.self, LoginFeature.self, ToDoFeature.self, MoviesFeature.self,
