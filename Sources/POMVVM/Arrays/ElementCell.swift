@@ -91,15 +91,23 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   /// two are the same, and the cell's value is read without a lookup.
   @inlinable
   override func _writeStart() -> Element {
-    guard _Deliveries.count != 0, let array, array._isDelivering else { return _value }
-    // The write's own lookup keeps the hint: a cell written again during
-    // the same delivery (a reaction) finds its element without hashing.
-    let hint = Int(_indexHint)
-    if hint < array._elements.count && array._elements[hint].id == id {
-      return array._elements[hint]
-    }
-    guard let index = array._index(of: id) else { return _value }
+    guard _Deliveries.count != 0, let array, array._isDelivering,
+      let index = _index(in: array)
+    else { return _value }
     return array._elements[index]
+  }
+
+  /// The element's position in `array`: the hint if it still holds there,
+  /// else a lookup of the id, which becomes the hint; `nil` if the element
+  /// is not in the array.
+  @inlinable
+  @inline(__always)
+  func _index(in array: ObservableArray<Element>) -> Int? {
+    let hint = Int(_indexHint)
+    if hint < array._elements.count && array._elements[hint].id == id { return hint }
+    guard let found = array._index(of: id) else { return nil }
+    _indexHint = UInt32(truncatingIfNeeded: found)
+    return found
   }
 
   /// Whether the element has left its array; a detached cell refuses writes.
@@ -178,14 +186,7 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
         fileID: fileID, line: line)
       return false
     }
-    let hint = Int(_indexHint)
-    let index: Int
-    if hint < array._elements.count && array._elements[hint].id == id {
-      index = hint
-    } else if let found = array._index(of: id) {
-      index = found
-      _indexHint = UInt32(truncatingIfNeeded: found)
-    } else {
+    guard let index = _index(in: array) else {
       // The removal is on its way to this cell (an observer wrote during
       // the delivery of an earlier change).
       Diagnostics.report(
