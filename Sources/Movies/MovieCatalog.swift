@@ -1,4 +1,4 @@
-import Synchronization
+import POMVVM
 
 /// Why the catalog did not answer.
 public struct CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -53,7 +53,7 @@ public actor MovieCatalog {
   /// Failures asked for and not used yet; a lock, not the actor, guards
   /// them, so that asking takes effect at once, before any request that
   /// follows.
-  private let pendingFailures = Mutex<[(kind: Request?, message: String)]>([])
+  private let pendingFailures = _Locked<[(kind: Request?, message: String)]>([])
 
   /// Creates a catalog.
   ///

@@ -1,5 +1,4 @@
 import POMVVM
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -23,7 +22,7 @@ extension UUIDGenerator {
   /// copies of one generator share its count, which is safe to use from any
   /// task.
   public static var incrementing: UUIDGenerator {
-    let next = Mutex<UInt64>(0)
+    let next = _Locked<UInt64>(0)
     return UUIDGenerator {
       let count = next.withLock { value in
         defer { value &+= 1 }

@@ -1,6 +1,5 @@
 import Foundation
 import POMVVMTesting
-import Synchronization
 import Testing
 
 /// A view model that stamps new ids into a cell, now or in an effect.
@@ -26,7 +25,7 @@ final class StampViewModel: ViewModel {
 private func issues(
   _ body: () async -> Void
 ) async -> [(message: String, line: Int?)] {
-  let log = Mutex<[(message: String, line: Int?)]>([])
+  let log = _Locked<[(message: String, line: Int?)]>([])
   await withKnownIssue("not a bug: a dependency read on purpose without an override") {
     await body()
   } matching: { issue in

@@ -1,5 +1,4 @@
 import POMVVM
-import Synchronization
 import Testing
 
 @MainActor
@@ -282,7 +281,7 @@ final class Answers {
 /// Holds a task until the test opens it; unlike a clock's sleep, it does
 /// not end when the task is cancelled.
 final class Gate: Sendable {
-  private let state = Mutex<(open: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+  private let state = _Locked<(open: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
   func wait() async {
     await withCheckedContinuation { continuation in

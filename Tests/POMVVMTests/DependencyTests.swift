@@ -1,7 +1,6 @@
 import Foundation
 import POMVVM
 import POMVVMTesting
-import Synchronization
 import Testing
 
 /// A dependency the app adds: a source of numbers.
@@ -48,7 +47,7 @@ private func id(_ last: UInt8) -> UUID {
 /// fail (inside `withKnownIssue`).
 @MainActor
 private func unimplementedReads(_ body: () -> Void) -> [(message: String, line: Int?)] {
-  let log = Mutex<[(message: String, line: Int?)]>([])
+  let log = _Locked<[(message: String, line: Int?)]>([])
   withKnownIssue("not a bug: a dependency read on purpose without an override") {
     body()
   } matching: { issue in
@@ -285,7 +284,7 @@ struct DependencyTests {
 
   @Test func aReadWithNoOverrideInAnEffectFailsTheTestThatStartedIt() async {
     let maker = Maker()
-    let log = Mutex<[Int?]>([])
+    let log = _Locked<[Int?]>([])
     await withKnownIssue("not a bug: a dependency read on purpose without an override") {
       maker.makeLater()
       await maker.effects.waitUntilIdle()

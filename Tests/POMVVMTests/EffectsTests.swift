@@ -1,6 +1,5 @@
 import POMVVM
 import POMVVMTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -286,8 +285,8 @@ struct EffectsTests {
 /// A clock whose sleeps end only when the test releases them by hand.
 final class HandClock: Clock, Sendable {
   typealias Instant = ManualClock.Instant
-  private let sleepers = Mutex<[UInt64: CheckedContinuation<Void, any Error>]>([:])
-  private let tokens = Mutex<UInt64>(0)
+  private let sleepers = _Locked<[UInt64: CheckedContinuation<Void, any Error>]>([:])
+  private let tokens = _Locked<UInt64>(0)
 
   var now: Instant { Instant() }
   var minimumResolution: Duration { .zero }

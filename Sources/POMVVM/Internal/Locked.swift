@@ -8,10 +8,12 @@ import Darwin
 
 /// A value behind a `pthread` mutex.
 ///
-/// The kit locks with `pthread` rather than `Mutex` where threads contend
-/// (the store's save thread, the registry of the kit's tasks): a contended
-/// `Mutex` waits in a futex that the thread sanitizer cannot see, so it
-/// would report the value's accesses as races.
+/// The package (the kit, its testing library, the sample apps and the
+/// tests) locks with this rather than `Mutex`: a contended `Mutex` on Linux
+/// waits in a priority-inheritance futex, which the kernel hands over
+/// without an atomic the thread sanitizer can see, so it would report the
+/// value's accesses as races (it did, for the incrementing UUID generator's
+/// count, under CI's load).
 package final class _Locked<Value>: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private var value: Value

@@ -1,4 +1,4 @@
-import Synchronization
+import POMVVM
 
 /// The changes a ``StateRecorder`` holds that no step reported yet, as its
 /// failure lists them, kept where its nonisolated `deinit` can read them.
@@ -8,7 +8,7 @@ final class UnreportedChanges: Sendable {
     var isReported = true
   }
 
-  private let state = Mutex(State())
+  private let state = _Locked(State())
 
   /// The lines to report on release: none when exhaustivity is off.
   var lines: [String] {

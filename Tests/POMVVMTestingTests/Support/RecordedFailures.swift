@@ -1,4 +1,4 @@
-import Synchronization
+import POMVVM
 import Testing
 
 /// A failure that a check recorded, reduced to what the tests compare: the
@@ -29,7 +29,7 @@ struct RecordedFailure: Sendable, CustomStringConvertible {
 
 /// Collects issues from a matcher, which may run on any thread.
 private final class IssueLog: Sendable {
-  private let failures = Mutex<[RecordedFailure]>([])
+  private let failures = _Locked<[RecordedFailure]>([])
 
   func append(_ issue: Issue) {
     failures.withLock { $0.append(RecordedFailure(issue)) }
@@ -66,7 +66,7 @@ func recordedFailures(
 func recordedIssues(
   sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void
 ) -> [SourceLocation] {
-  let log = Mutex<[SourceLocation]>([])
+  let log = _Locked<[SourceLocation]>([])
   withKnownIssue("not a bug: a failure reported on purpose", sourceLocation: sourceLocation) {
     body()
   } matching: { issue in
@@ -82,7 +82,7 @@ func recordedIssues(
 func recordedIssues(
   sourceLocation: SourceLocation = #_sourceLocation, _ body: () async -> Void
 ) async -> [SourceLocation] {
-  let log = Mutex<[SourceLocation]>([])
+  let log = _Locked<[SourceLocation]>([])
   await withKnownIssue("not a bug: a failure reported on purpose", sourceLocation: sourceLocation) {
     await body()
   } matching: { issue in
