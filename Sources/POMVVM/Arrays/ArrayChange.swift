@@ -57,7 +57,7 @@ public struct ArrayChange<Element> {
 
   /// Creates a change whose contents are made on first read.
   @inlinable
-  init(changeSet: ChangeSet<Element>, deferred contents: _DeferredElements<Element>) {
+  init(changeSet: consuming ChangeSet<Element>, deferred contents: _DeferredElements<Element>) {
     self.changeSet = changeSet
     self._storage = .deferred(contents)
   }
@@ -195,26 +195,28 @@ class _ArrayContents<Element>: @unchecked Sendable {
 /// (freezes them) before it changes again, if the change is still held
 /// then, so they always describe the contents right after their change.
 /// They are made on the main actor: a read elsewhere before they are made
-/// stops with a precondition.
+/// stops with a precondition. A subclass says how they are made
+/// (``_QuerySnapshot``).
 @usableFromInline
-final class _DeferredElements<Element>: @unchecked Sendable {
-  // Written only on the main actor, once, by `freeze()`; a query freezes
-  // every instance that outlives its delivery before the delivery ends.
+class _DeferredElements<Element>: @unchecked Sendable {
+  // Written only on the main actor: once by `freeze()`, and by the query
+  // that reuses an instance nobody else holds. A query freezes every
+  // instance that outlives its delivery before the delivery ends. No
+  // run-time exclusivity checks: no access spans a call out.
   @usableFromInline
-  var _frozen: [Element]?
+  @exclusivity(unchecked)
+  final var _frozen: [Element]?
   @usableFromInline
-  var _make: (@MainActor () -> [Element])?
-  @usableFromInline
-  let count: Int
+  @exclusivity(unchecked)
+  final var count: Int
 
   @usableFromInline
-  init(count: Int, make: @escaping @MainActor () -> [Element]) {
+  init(count: Int) {
     self.count = count
-    self._make = make
   }
 
   @usableFromInline
-  var elements: [Element] {
+  final var elements: [Element] {
     if let frozen = _frozen { return frozen }
     MainActor.assumeIsolated { _ = self.freeze() }
     return _frozen ?? []
@@ -224,13 +226,17 @@ final class _DeferredElements<Element>: @unchecked Sendable {
   @MainActor
   @usableFromInline
   @discardableResult
-  func freeze() -> [Element] {
+  final func freeze() -> [Element] {
     if let frozen = _frozen { return frozen }
-    let made = _make?() ?? []
+    let made = _make()
     _frozen = made
-    _make = nil
     return made
   }
+
+  /// Makes the contents, once; a subclass lets go of what it needed.
+  @MainActor
+  @usableFromInline
+  func _make() -> [Element] { [] }
 }
 
 extension ArrayChange: Sendable where Element: Sendable {}

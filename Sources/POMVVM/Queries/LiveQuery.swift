@@ -68,7 +68,11 @@ public final class LiveQuery<Element: Identifiable> {
   /// The contents of the last published change, while they may be read.
   @usableFromInline
   @exclusivity(unchecked)
-  var _snapshot: _DeferredElements<Element>?
+  var _snapshots = _SnapshotSlot<LiveQuery>()
+  /// An emptied buffer for the next change set of one update.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _spareUpdates: [ChangeSet<Element>.Update] = []
 
   @inlinable
   init(
@@ -273,12 +277,17 @@ public final class LiveQuery<Element: Identifiable> {
         // One update whose row stays: no step, no rows to compare.
         guard row >= 0 else { return }
         let update = changeSet.updates[0]
-        _publish(
-          ChangeSet(updates: [
-            .init(
-              oldIndex: row, newIndex: row, oldElement: update.oldElement,
-              newElement: update.newElement)
-          ]))
+        // In the spare buffer, which comes back emptied once the change is
+        // delivered (see `ObservableArray._publishUpdate(_:)`).
+        var updates: [ChangeSet<Element>.Update] = []
+        swap(&updates, &_spareUpdates)
+        updates.append(
+          .init(
+            oldIndex: row, newIndex: row, oldElement: update.oldElement,
+            newElement: update.newElement))
+        _publish(ChangeSet(updates: updates))
+        _ = updates.popLast()
+        swap(&updates, &_spareUpdates)
         return
       }
       let step = _engine.follow(change)
@@ -439,7 +448,7 @@ public final class LiveQuery<Element: Identifiable> {
   }
 
   @inlinable
-  func _publish(_ changeSet: ChangeSet<Element>) {
+  func _publish(_ changeSet: consuming ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
     _publishCount &+= 1
@@ -450,23 +459,6 @@ public final class LiveQuery<Element: Identifiable> {
     if _publishCount == number { _retireSnapshot() }
   }
 
-  /// Contents made on demand from the rows as they are now, or frozen
-  /// before the rows change.
-  @inlinable
-  func _makeSnapshot() -> _DeferredElements<Element> {
-    // By reference while the array delivers: an observer's write to the
-    // array then copies nothing.
-    let contents = _engine.array._currentContents()
-    let sequence = _engine.array._changeSequence
-    return _DeferredElements(count: _engine.count) { [weak self] in
-      guard let self else { return [] }
-      return self._engine.values(of: self._engine.allIDs(), contents: contents, sequence: sequence)
-    }
-  }
-
-  /// Lets go of the last change's contents.
-  ///
-  /// If someone still holds the change, its contents are made first.
   /// Sends a change whose contents are made on demand.
   ///
   /// A function of its own, so that nothing here holds the contents once
@@ -474,17 +466,27 @@ public final class LiveQuery<Element: Identifiable> {
   /// change.
   @inlinable
   @inline(never)
-  func _send(_ changeSet: ChangeSet<Element>) {
-    let snapshot = _makeSnapshot()
-    _snapshot = snapshot
+  func _send(_ changeSet: consuming ChangeSet<Element>) {
+    // The array's contents by reference while the array delivers: an
+    // observer's write to the array then copies nothing.
+    let snapshot = _snapshots.make(
+      source: self, count: _engine.count, contents: _engine.array._currentContents(),
+      sequence: _engine.array._changeSequence)
     _observers.send(ArrayChange(changeSet: changeSet, deferred: snapshot))
   }
 
+  /// Lets go of the last change's contents; if someone still holds the
+  /// change, they are made first.
   @inlinable
   func _retireSnapshot() {
-    guard var snapshot = _snapshot else { return }
-    _snapshot = nil
-    if !isKnownUniquelyReferenced(&snapshot) { snapshot.freeze() }
+    _snapshots.retire()
+  }
+}
+
+extension LiveQuery: _SnapshotSource {
+  @usableFromInline
+  func _snapshotRows(contents: _ChangeContents<Element>, sequence: UInt64) -> [Element] {
+    _engine.values(of: _engine.allIDs(), contents: contents, sequence: sequence)
   }
 }
 

@@ -40,7 +40,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   var _publishCount = 0
   @usableFromInline
   @exclusivity(unchecked)
-  var _snapshot: _DeferredElements<QuerySection<Key, Element>>?
+  var _snapshots = _SnapshotSlot<SectionedQuery>()
 
   @inlinable
   init(
@@ -352,24 +352,6 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     if _publishCount == number { _retireSnapshot() }
   }
 
-  @inlinable
-  func _makeSnapshot() -> _DeferredElements<QuerySection<Key, Element>> {
-    // By reference while the array delivers: an observer's write to the
-    // array then copies nothing.
-    let contents = _engine.array._currentContents()
-    let sequence = _engine.array._changeSequence
-    return _DeferredElements(count: _engine.sections.count) { [weak self] in
-      guard let self else { return [] }
-      let engine = self._engine
-      return engine.sections.map { section in
-        let ids = engine.tree.ids(of: section.tree)
-        return QuerySection(
-          key: section.key, elements: engine.values(of: ids, contents: contents, sequence: sequence)
-        )
-      }
-    }
-  }
-
   /// Sends a change whose contents are made on demand.
   ///
   /// A function of its own, so that nothing here holds the contents once
@@ -378,16 +360,33 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @inlinable
   @inline(never)
   func _send(_ batch: SectionedBatchUpdate) {
-    let snapshot = _makeSnapshot()
-    _snapshot = snapshot
+    // The array's contents by reference while the array delivers: an
+    // observer's write to the array then copies nothing.
+    let snapshot = _snapshots.make(
+      source: self, count: _engine.sections.count, contents: _engine.array._currentContents(),
+      sequence: _engine.array._changeSequence)
     _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot, number: _publishCount))
   }
 
+  /// Lets go of the last change's contents; if someone still holds the
+  /// change, they are made first.
   @inlinable
   func _retireSnapshot() {
-    guard var snapshot = _snapshot else { return }
-    _snapshot = nil
-    if !isKnownUniquelyReferenced(&snapshot) { snapshot.freeze() }
+    _snapshots.retire()
+  }
+}
+
+extension SectionedQuery: _SnapshotSource {
+  @usableFromInline
+  func _snapshotRows(contents: _ChangeContents<Element>, sequence: UInt64)
+    -> [QuerySection<Key, Element>]
+  {
+    _engine.sections.map { section in
+      let ids = _engine.tree.ids(of: section.tree)
+      return QuerySection(
+        key: section.key,
+        elements: _engine.values(of: ids, contents: contents, sequence: sequence))
+    }
   }
 }
 

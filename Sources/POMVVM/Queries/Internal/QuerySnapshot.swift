@@ -1,0 +1,112 @@
+/// A query whose changes carry contents made on demand: ``LiveQuery`` and
+/// ``SectionedQuery``.
+@MainActor
+@usableFromInline
+protocol _SnapshotSource: AnyObject {
+  /// What the query's contents hold: elements, or sections.
+  associatedtype Row
+  /// The array's elements.
+  associatedtype Base
+
+  /// The query's contents as its rows are now, with the values the array's
+  /// elements had right after the array's change `sequence`, whose
+  /// contents are `contents`.
+  func _snapshotRows(contents: _ChangeContents<Base>, sequence: UInt64) -> [Row]
+}
+
+/// The contents of a query's change, made from the query if someone reads
+/// them before the query changes again.
+///
+/// The query does not let its rows change while one of these can still
+/// read it: before it changes or goes, it freezes the last one if an
+/// observer kept the change (``_SnapshotSlot/retire()``). So `source` is
+/// never read after the query is gone, and needs no reference count.
+@usableFromInline
+final class _QuerySnapshot<Source: _SnapshotSource>: _DeferredElements<Source.Row>,
+  @unchecked Sendable
+{
+  @usableFromInline
+  unowned(unsafe) let source: Source
+  // Written only on the main actor, while nobody else holds the instance
+  // or while it is made: no run-time exclusivity checks.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var contents: _ChangeContents<Source.Base>
+  @usableFromInline
+  @exclusivity(unchecked)
+  var sequence: UInt64
+
+  @usableFromInline
+  init(source: Source, count: Int, contents: _ChangeContents<Source.Base>, sequence: UInt64) {
+    self.source = source
+    self.contents = contents
+    self.sequence = sequence
+    super.init(count: count)
+  }
+
+  @MainActor
+  @usableFromInline
+  override func _make() -> [Source.Row] {
+    let rows = source._snapshotRows(contents: contents, sequence: sequence)
+    contents = .stored([])
+    return rows
+  }
+}
+
+/// A query's last change's contents, and a spare object for the next
+/// change, so that a change allocates none when nobody keeps the last.
+@MainActor
+@usableFromInline
+struct _SnapshotSlot<Source: _SnapshotSource> {
+  @usableFromInline
+  var current: _QuerySnapshot<Source>?
+  @usableFromInline
+  var spare: _QuerySnapshot<Source>?
+
+  @inlinable
+  init() {}
+
+  /// The contents of a change about to be sent, which become the last
+  /// change's.
+  ///
+  /// - Parameters:
+  ///   - source: The query.
+  ///   - count: The number of rows (elements or sections) after the change.
+  ///   - contents: The array's contents now.
+  ///   - sequence: The array's change number now.
+  /// - Returns: The contents object to send with the change.
+  @inlinable
+  mutating func make(
+    source: Source, count: Int, contents: consuming _ChangeContents<Source.Base>,
+    sequence: UInt64
+  ) -> _QuerySnapshot<Source> {
+    let snapshot: _QuerySnapshot<Source>
+    if let spare = spare.take() {
+      spare._frozen = nil
+      spare.count = count
+      spare.contents = contents
+      spare.sequence = sequence
+      snapshot = spare
+    } else {
+      snapshot = _QuerySnapshot(
+        source: source, count: count, contents: contents, sequence: sequence)
+    }
+    current = snapshot
+    return snapshot
+  }
+
+  /// Lets go of the last change's contents: made now if someone still
+  /// holds the change, kept as the spare if nobody does.
+  @inlinable
+  mutating func retire() {
+    guard var snapshot = current.take() else { return }
+    if isKnownUniquelyReferenced(&snapshot) {
+      // Not the array's contents: the array takes them back once its
+      // delivery ends, and reuses them if nobody holds them.
+      snapshot.contents = .stored([])
+      spare = snapshot
+    } else {
+      snapshot.freeze()
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import POMVVM
+import TestSupport
+import Testing
+
+/// A query's change carries contents made on demand, in an object the query
+/// reuses for its next change when nobody kept the last one: a held change
+/// must keep its own contents, outlive its query, and never be reused.
+@MainActor
+@Suite("Query change contents")
+struct QuerySnapshotTests {
+  static func makeArray() -> ObservableArray<TestItem> {
+    ObservableArray([TestItem(1, "c"), TestItem(2, "a"), TestItem(3, "b")])
+  }
+
+  static let byText: (TestItem, TestItem) -> Bool = { $0.text < $1.text }
+
+  @Test func aHeldChangeIsNotReusedByTheToggleThatFollows() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: Self.byText)
+    var first: ArrayChange<TestItem>?
+    var deliveries = 0
+    let keeper = query.observeChanges { change in
+      deliveries += 1
+      if first == nil { first = change }
+    }
+    // Toggles whose rows stay: the query's fastest path, one update each.
+    for _ in 0..<3 { array.cell(for: 2)?.value.on.toggle() }
+    array.cell(for: 3)?.value.on.toggle()
+    keeper.cancel()
+    #expect(deliveries == 4)
+    #expect(first?.changeSet.updates.map(\.newElement.on) == [true])
+    #expect(first?.changeSet.updates.map(\.newIndex) == [0])
+    #expect(first?.newElements.map(\.on) == [true, false, false])
+    #expect(query.elements.map(\.on) == [true, true, false])
+  }
+
+  @Test func aHeldChangeOutlivesItsQuery() {
+    let array = Self.makeArray()
+    var query: LiveQuery<TestItem>? = array.query(sortedBy: Self.byText)
+    weak let released = query
+    var held: ArrayChange<TestItem>?
+    let keeper = query?.observeChanges { held = $0 }
+    array.update(TestItem(1, "0"))
+    keeper?.cancel()
+    query = nil
+    #expect(released == nil)
+    array.update(TestItem(2, "z"))
+    #expect(held?.newElements.map(\.id) == [1, 2, 3])
+    #expect(held?.newElements.map(\.text) == ["0", "a", "b"])
+  }
+
+  @Test func aHeldSectionedChangeOutlivesItsQuery() {
+    let array = Self.makeArray()
+    var query: SectionedQuery<Int, TestItem>? = array.query(
+      sortedBy: Self.byText, sectionedBy: { $0.on ? 1 : 0 })
+    weak let released = query
+    var held: SectionedChange<Int, TestItem>?
+    let keeper = query?.observeChanges { held = $0 }
+    array.update(TestItem(3, "b", on: true))
+    keeper?.cancel()
+    query = nil
+    #expect(released == nil)
+    array.update(TestItem(2, "z", on: true))
+    #expect(held?.newSections.map(\.key) == [0, 1])
+    #expect(held?.newSections.map { $0.elements.map(\.id) } == [[2, 1], [3]])
+  }
+
+  @Test func aChangeReadAfterANestedChangeShowsItsOwnRows() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: Self.byText)
+    var seen: [[Int]] = []
+    var nested = false
+    let observer = query.observeChanges { change in
+      guard !nested else { return }
+      nested = true
+      // A new predicate from inside the delivery publishes its own change
+      // before this one's contents were read.
+      query.isIncluded = { $0.id != 2 }
+      seen.append(change.newElements.map(\.id))
+    }
+    array.update(TestItem(1, "0"))
+    observer.cancel()
+    #expect(seen == [[1, 2, 3]])
+    #expect(query.elements.map(\.id) == [1, 3])
+  }
+
+  @Test func sectionedChangesHeldAcrossManyTogglesEachKeepTheirSections() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: Self.byText, sectionedBy: { $0.on ? 1 : 0 })
+    var held: [SectionedChange<Int, TestItem>] = []
+    let keeper = query.observeChanges { held.append($0) }
+    array.cell(for: 1)?.value.on = true
+    array.cell(for: 2)?.value.text = "d"
+    array.cell(for: 1)?.value.on = false
+    keeper.cancel()
+    #expect(
+      held.map { $0.newSections.map { $0.elements.map(\.id) } } == [
+        [[2, 3], [1]], [[3, 2], [1]], [[3, 1, 2]],
+      ])
+  }
+}
