@@ -37,8 +37,8 @@ public struct SectionedChange<Key: Hashable, Element: Identifiable> {
 
   @inlinable
   init(
-    batchUpdate: SectionedBatchUpdate, deferred: _DeferredElements<QuerySection<Key, Element>>,
-    number: Int
+    batchUpdate: consuming SectionedBatchUpdate,
+    deferred: _DeferredElements<QuerySection<Key, Element>>, number: Int
   ) {
     self.batchUpdate = batchUpdate
     self._sections = .deferred(deferred)

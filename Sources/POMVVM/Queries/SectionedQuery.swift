@@ -341,7 +341,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   }
 
   @inlinable
-  func _publish(_ batch: SectionedBatchUpdate) {
+  func _publish(_ batch: consuming SectionedBatchUpdate) {
     guard !batch.isEmpty else { return }
     if let tracking = _observers._tracking { tracking.changed() }
     _publishCount &+= 1
@@ -359,7 +359,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// change.
   @inlinable
   @inline(never)
-  func _send(_ batch: SectionedBatchUpdate) {
+  func _send(_ batch: consuming SectionedBatchUpdate) {
     // The array's contents by reference while the array delivers: an
     // observer's write to the array then copies nothing.
     let snapshot = _snapshots.make(
