@@ -272,21 +272,24 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     let touched = step.touched
     if touched.count == 1, step.deletedSections.isEmpty, step.insertedSections.isEmpty {
       // One row: in place, the common case, it needs no sets and no sorts.
-      let row = touched[0]
-      if row.oldRow >= 0, row.oldRow == row.newRow, row.oldSection == row.newSection,
-        row.oldKey == row.newKey
-      {
-        guard row.changed else { return SectionedBatchUpdate() }
-        let path = RowPath(section: row.newSection, row: row.newRow)
+      // Its fields are read in place: a copy of the row goes through its
+      // value witnesses.
+      let (oldRow, newRow) = (touched[0].oldRow, touched[0].newRow)
+      let (oldSection, newSection) = (touched[0].oldSection, touched[0].newSection)
+      let sameKey = touched[0].oldKey == touched[0].newKey
+      let changed = touched[0].changed
+      if oldRow >= 0, oldRow == newRow, oldSection == newSection, sameKey {
+        guard changed else { return SectionedBatchUpdate() }
+        let path = RowPath(section: newSection, row: newRow)
         return SectionedBatchUpdate(reloads: [path], changedRows: [path])
       }
-      if row.oldRow >= 0, row.newRow >= 0, row.oldKey != row.newKey {
+      if oldRow >= 0, newRow >= 0, !sameKey {
         // Across sections that stay (a toggle of the grouping field): one
         // move, no sets, no sorts.
-        let to = RowPath(section: row.newSection, row: row.newRow)
+        let to = RowPath(section: newSection, row: newRow)
         let move = SectionedBatchUpdate.RowMove(
-          from: RowPath(section: row.oldSection, row: row.oldRow), to: to)
-        guard row.changed else { return SectionedBatchUpdate(moves: [move]) }
+          from: RowPath(section: oldSection, row: oldRow), to: to)
+        guard changed else { return SectionedBatchUpdate(moves: [move]) }
         return SectionedBatchUpdate(moves: [move], reconfigurations: [to], changedRows: [to])
       }
     }

@@ -419,7 +419,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       touched[index].oldRow = row
       touched[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
     }
-    if touched.count == 1, let step = stepInPlace(touched[0]) { return step }
+    if touched.count == 1, let step = stepInPlace(&touched) { return step }
     var emptied: [Int] = []
     for index in touched.indices where touched[index].oldKey != nil {
       if let (number, _) = tree.remove(touched[index].id), tree.count(of: number) == 0 {
@@ -494,25 +494,27 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ///
   /// - Complexity: O(log *n*) expected.
   @inlinable
-  func stepInPlace(_ row: Touched) -> Step? {
-    guard let oldKey = row.oldKey, row.isInArray, let position = array._index(of: row.id)
-    else { return nil }
+  func stepInPlace(_ touched: inout [Touched]) -> Step? {
+    // The fields, not the row: a copy of a row goes through its value
+    // witnesses.
+    guard let oldKey = touched[0].oldKey, touched[0].isInArray else { return nil }
+    let id = touched[0].id
+    guard let position = array._index(of: id) else { return nil }
     let elements = array._elements
     let element = elements[position]
     guard isIncluded(element), flatKey != nil || sectionKey(element) == oldKey else { return nil }
     let idIndex = array._idIndex
     let order = areInIncreasingOrder
-    guard let node = tree.node(of: row.id) else { return nil }
+    guard let node = tree.node(of: id) else { return nil }
     let stays = tree.isInPlace(node) { other in
       Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
     }
     guard stays else { return nil }
-    var row = row
-    if row.oldValue == nil { row.oldValue = element }
-    row.newKey = oldKey
-    row.newRow = row.oldRow
-    row.newSection = row.oldSection
-    return Step(touched: [row], deletedSections: [], insertedSections: [])
+    if touched[0].oldValue == nil { touched[0].oldValue = element }
+    touched[0].newKey = oldKey
+    touched[0].newRow = touched[0].oldRow
+    touched[0].newSection = touched[0].oldSection
+    return Step(touched: touched, deletedSections: [], insertedSections: [])
   }
 
   /// Follows a change that is one update of one element, when the element
