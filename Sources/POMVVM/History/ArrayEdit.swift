@@ -19,17 +19,24 @@
 @MainActor
 @usableFromInline
 final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
+  // The fields are touched only on the main actor, by accesses that never
+  // span a call out of the edit (`absorb(_:)` merges into the change set on
+  // every tracked change): no run-time exclusivity checks.
   @usableFromInline
+  @exclusivity(unchecked)
   weak var array: ObservableArray<Element>?
   /// The change, forward; its moves are by index, so `movedIDs` names them.
   @usableFromInline
+  @exclusivity(unchecked)
   var changeSet: ChangeSet<Element>
   @usableFromInline
+  @exclusivity(unchecked)
   var movedIDs: [Element.ID]
   /// For a reload: the order of the elements that stayed, before and after
   /// it, trimmed of the ends that kept their order; `nil` when the order
   /// did not change (or for any other change set).
   @usableFromInline
+  @exclusivity(unchecked)
   var order: (old: [Element.ID], new: [Element.ID])? = nil
   /// `conflict(_:_:)` and `apply(_:)`, specialized where the record was
   /// made.
