@@ -488,9 +488,10 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       touched: touched, deletedSections: deletedSections, insertedSections: insertedSections)
   }
 
-  /// The step of one row that stays in its section, between the same
-  /// neighbours, if `row` is one: then the trees do not change, and its
-  /// place costs two comparisons.
+  /// The step of the one touched row, if it stays in its section between
+  /// the same neighbours: then the trees do not change, and its place costs
+  /// two comparisons. The row (`touched[0]`) gets its new place only when
+  /// the step is returned.
   ///
   /// - Complexity: O(log *n*) expected.
   @inlinable
