@@ -125,32 +125,35 @@ struct _CellTable<Element: Identifiable> {
 /// The slot where the search for `id` starts in a table of `capacity`
 /// slots: the hash scaled to the capacity, which need not be a power of two.
 ///
-/// An `Int` id, the common case, is hashed by one multiplication by
-/// ``_intHashMultiplier``, a random odd number, keeping the product's high
-/// 32 bits (multiply-shift, a universal family: ids an adversary picks
-/// without knowing the multiplier collide no more often than random ones),
-/// where `hashValue` costs a SipHash round of about 90 instructions.
+/// An `Int` id, the common case, is mixed with ``_intHashSeed``, a random
+/// number, by MurmurHash3's 64-bit finalizer (two multiplications, three
+/// shifts): every bit of the id reaches the high bits that pick the slot,
+/// so ids that differ only in a few bits (sequential ids, multiples of a
+/// power of two) spread like random ones, where `hashValue` costs a
+/// SipHash round of about 90 instructions. Other ids use `hashValue`.
 @inlinable
 @inline(__always)
 package func _homeSlot<ID: Hashable>(of id: ID, _ capacity: Int) -> Int {
   let hash: UInt64
   if ID.self == Int.self {
-    let key = UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int.self)))
-    hash = (key &* _intHashMultiplier) >> 32
+    var x = UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int.self))) ^ _intHashSeed
+    x = (x ^ (x >> 33)) &* 0xff51_afd7_ed55_8ccd
+    x = (x ^ (x >> 33)) &* 0xc4ce_b9fe_1a85_ec53
+    hash = (x ^ (x >> 33)) >> 32
   } else {
     hash = UInt64(UInt32(truncatingIfNeeded: id.hashValue))
   }
   return Int(truncatingIfNeeded: (hash &* UInt64(capacity)) >> 32)
 }
 
-/// The multiplier of ``_homeSlot(of:_:)`` for `Int` ids: odd, and drawn
-/// from the process's hashing seed, so that it differs between runs like
-/// `hashValue` does (and is fixed under `SWIFT_DETERMINISTIC_HASHING`).
+/// The seed of ``_homeSlot(of:_:)`` for `Int` ids, drawn from the process's
+/// hashing seed, so that it differs between runs like `hashValue` does
+/// (and is fixed under `SWIFT_DETERMINISTIC_HASHING`).
 @usableFromInline
-let _intHashMultiplier: UInt64 = {
+let _intHashSeed: UInt64 = {
   var hasher = Hasher()
   hasher.combine(0x9E37_79B9_7F4A_7C15 as UInt64)
-  return UInt64(truncatingIfNeeded: hasher.finalize()) | 1
+  return UInt64(truncatingIfNeeded: hasher.finalize())
 }()
 
 /// The ``ElementCell/detachment`` cells, made on first use and held weakly:
