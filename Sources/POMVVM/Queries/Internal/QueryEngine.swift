@@ -489,9 +489,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   }
 
   /// The step of the one touched row, if it stays in its section between
-  /// the same neighbours: then the trees do not change, and its place costs
-  /// two comparisons. The row (`touched[0]`) gets its new place only when
-  /// the step is returned.
+  /// the same neighbours.
+  ///
+  /// Then the trees do not change, and its place costs two comparisons.
+  /// The row (`touched[0]`) gets its new place only when the step is
+  /// returned.
   ///
   /// - Complexity: O(log *n*) expected.
   @inlinable
@@ -560,14 +562,34 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       key = sectionKey(element)
       guard key == oldKey else { return nil }
     }
-    let idIndex = array._idIndex
-    let order = areInIncreasingOrder
-    let stays = tree.isInPlace(node) { other in
-      Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
+    // The rows show the array right before the change: the old value is
+    // where they placed the element.
+    if !Self.sortsAsBefore(element, changeSet.updates[0].oldElement, by: areInIncreasingOrder) {
+      let idIndex = array._idIndex
+      let order = areInIncreasingOrder
+      let stays = tree.isInPlace(node) { other in
+        Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
+      }
+      guard stays else { return nil }
     }
-    guard stays else { return nil }
     caughtUp()
     return (isFlat ? 0 : sectionIndex(of: key).index, tree.rank(node: node))
+  }
+
+  /// Whether an element's new value sorts exactly as its old one did.
+  ///
+  /// Neither goes before the other (or the order is the array's, which an
+  /// update keeps). Then its row, which the old value placed between its
+  /// neighbours, stays between them: in a strict weak ordering an
+  /// equivalent value compares with every other as the old one did, and
+  /// ties go by array position, which an update keeps. Two comparisons,
+  /// where checking the neighbours looks up two ids.
+  @inlinable
+  nonisolated static func sortsAsBefore(
+    _ new: Element, _ old: Element, by order: ((Element, Element) -> Bool)?
+  ) -> Bool {
+    guard let order else { return true }
+    return !order(new, old) && !order(old, new)
   }
 
   /// Sorts ascending positions of `elements` by `order`, ties by position.
