@@ -1,0 +1,107 @@
+import POMVVM
+import TestSupport
+import Testing
+
+/// A sorted query follows an update whose new value sorts as its old one did
+/// (neither goes before the other) without looking at the row's neighbours:
+/// the row must stay exactly where a fresh evaluation puts it, among equal
+/// keys too, and every other update must still be placed by its neighbours.
+@MainActor
+@Suite("Query rows that stay in place")
+struct QueryInPlaceTests {
+  /// Four items, two of them with the same text: ties go by array order.
+  static func makeArray() -> ObservableArray<TestItem> {
+    ObservableArray([TestItem(1, "b"), TestItem(2, "a"), TestItem(3, "b"), TestItem(4, "c")])
+  }
+
+  /// The query's ids as a fresh filter and stable sort of the array gives
+  /// them.
+  static func fresh(_ array: ObservableArray<TestItem>) -> [Int] {
+    array.elements.enumerated().sorted {
+      $0.element.text != $1.element.text
+        ? $0.element.text < $1.element.text : $0.offset < $1.offset
+    }.map(\.element.id)
+  }
+
+  @Test func aToggleOfATiedRowKeepsItsPlaceAmongItsEquals() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    var changes: [String] = []
+    let observer = query.observeChanges { changes.append("\($0.changeSet)") }
+    array.cell(for: 3)?.value.on.toggle()
+    array.cell(for: 1)?.value.on.toggle()
+    observer.cancel()
+    #expect(query.ids == [2, 1, 3, 4])
+    #expect(query.ids == Self.fresh(array))
+    #expect(query.elements.map(\.on) == [false, true, true, false])
+    #expect(changes.count == 2)
+    #expect(query.index(id: 3) == 2)
+  }
+
+  @Test func anEditOfTheSortKeyThatKeepsItsNeighboursIsAnUpdateInPlace() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    var held: [ArrayChange<TestItem>] = []
+    let observer = query.observeChanges { held.append($0) }
+    // "c" becomes "d": a new key, still last.
+    array.cell(for: 4)?.value.text = "d"
+    observer.cancel()
+    #expect(query.ids == [2, 1, 3, 4])
+    #expect(held.count == 1)
+    #expect(held.first?.changeSet.updates.map(\.newIndex) == [3])
+    #expect(held.first?.changeSet.moves.isEmpty == true)
+  }
+
+  @Test func anEditThatChangesTheKeyMovesTheRow() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    var held: [ArrayChange<TestItem>] = []
+    let observer = query.observeChanges { held.append($0) }
+    array.cell(for: 2)?.value.text = "z"
+    observer.cancel()
+    #expect(query.ids == [1, 3, 4, 2])
+    #expect(query.ids == Self.fresh(array))
+    #expect(held.first?.changeSet.moves.map { [$0.from, $0.to] } == [[0, 3]])
+  }
+
+  @Test func aToggleFromAReactionDuringADeliveryEndsWhereAFreshQueryDoes() {
+    let array = Self.makeArray()
+    // Made before the query: it reacts before the query sees the change.
+    var reacted = false
+    let reaction = array.observeChanges { change in
+      guard !reacted, change.changeSet.updates.first?.newElement.id == 1 else { return }
+      reacted = true
+      array.cell(for: 3)?.value.on.toggle()
+      array.cell(for: 4)?.value.text = "a"
+    }
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    var replayed = query.elements
+    let replay = query.observeChanges { change in
+      replayed = (try? change.changeSet.applied(to: replayed)) ?? []
+    }
+    array.cell(for: 1)?.value.on.toggle()
+    reaction.cancel()
+    replay.cancel()
+    #expect(reacted)
+    #expect(query.ids == Self.fresh(array))
+    #expect(query.ids == [2, 4, 1, 3])
+    #expect(replayed == query.elements)
+  }
+
+  @Test func aWriteToADetachedCellChangesNoRow() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    guard let cell = array.cell(for: 3) else {
+      Issue.record("no cell for 3")
+      return
+    }
+    array.remove(id: 3)
+    var deliveries = 0
+    let observer = query.observeChanges { _ in deliveries += 1 }
+    cell.value.on.toggle()
+    observer.cancel()
+    #expect(cell.isDetached)
+    #expect(deliveries == 0)
+    #expect(query.ids == [2, 1, 4])
+  }
+}
