@@ -241,6 +241,13 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       return
     case .follow:
       _retireSnapshot()
+      if let (section, row) = _engine.followInPlace(change.changeSet) {
+        // One update whose row stays: no step, no rows to compare.
+        guard row >= 0 else { return }
+        let path = RowPath(section: section, row: row)
+        _publish(SectionedBatchUpdate(reloads: [path], changedRows: [path]))
+        return
+      }
       let step = _engine.follow(change)
       _publish(_batchUpdate(for: step))
     case .catchUp(let behind):
