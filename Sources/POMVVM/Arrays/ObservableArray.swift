@@ -135,6 +135,17 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _deliveringSequence: UInt64 = 0
+  /// How many queries follow the array (``LiveQuery``, ``SectionedQuery``).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _queryCount = 0
+  /// The change being delivered, kept while `_deliver(_:)` runs if a query
+  /// follows the array: an observer that reads a query before the query
+  /// has seen the change needs it. Kept once for every query, and not at
+  /// all for an array no query follows.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _deliveringChange: ArrayChange<Element>?
 
   /// The number of the change whose delivery is under way, queued changes
   /// delivered after it included (they were made while it was delivered);
@@ -470,12 +481,15 @@ public final class ObservableArray<Element: Identifiable> {
   @inlinable
   func _deliver(_ pending: _PendingChange<Element>) {
     _deliveringSequence = pending.sequence
+    let keepsChange = _queryCount != 0
+    if keepsChange { _deliveringChange = pending.change }
     var touched = _TouchedLists()
     _updateCells(for: pending, into: &touched)
     _updateAggregates(for: pending, into: &touched)
     touched.notify()
     _observers.send(pending.change)
     _Scheduler.drain()
+    if keepsChange { _deliveringChange = nil }
   }
 
   @inlinable

@@ -61,17 +61,6 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var flatPositionsSequence: UInt64 = .max
-  /// The change the array is delivering, recorded before any observer of
-  /// the array runs, until the query follows it: with the changes still
-  /// queued, it tells what the array did since the rows were made, for an
-  /// observer that reads the query before the query sees the change.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var delivering: ArrayChange<Element>?
-  /// The array's number for ``delivering``.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var deliveringSequence: UInt64 = 0
   /// What the array did since the rows were made, as of two change
   /// numbers (the rows' and the array's), kept while several reads need it.
   @usableFromInline
@@ -92,39 +81,21 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     self.flatKey = flatKey
     self.isFlat = flatKey != nil
     _ = evaluateAll()
-    // Registered like an aggregate, it sees each change before any
-    // observer of the array runs; it only records it.
-    array._register(self, life: _life) { [unowned(unsafe) self] change in
-      self.record(change)
-      return nil
-    }
+    // The array keeps the change it delivers while a query follows it:
+    // with the changes still queued, it tells what the array did since the
+    // rows were made, for an observer that reads the query before the
+    // query sees the change.
+    array._queryCount += 1
   }
-
-  /// Marked when the engine goes, so that its array skips it (the array
-  /// asks this flag rather than loading a weak reference on every change).
-  @usableFromInline
-  let _life = _AggregateLife()
 
   isolated deinit {
-    _life.isAlive = false
-  }
-
-  /// Records the change the array is about to deliver, if the rows do not
-  /// reflect it yet.
-  @inlinable
-  func record(_ change: ArrayChange<Element>) {
-    let sequence = array._deliveringSequence
-    if sequence > lastSequence {
-      delivering = change
-      deliveringSequence = sequence
-    }
+    array._queryCount -= 1
   }
 
   /// Notes that the rows reflect the array as it is now.
   @inlinable
   func caughtUp() {
     lastSequence = array._changeSequence
-    delivering = nil
     if behindCache != nil { behindCache = nil }
   }
 
@@ -703,12 +674,9 @@ extension _QueryEngine {
   @inlinable
   func plan(for change: ArrayChange<Element>) -> Plan {
     let current = array._changeSequence
-    if lastSequence >= current {
-      delivering = nil
-      return .ignore
-    }
+    if lastSequence >= current { return .ignore }
     if lastSequence &+ 1 == current && array._deliveringSequence == current {
-      // Following it lets go of the recorded change.
+      // The array is at the change: follow it, incrementally unless a reload.
       guard let reload = change.changeSet.reload else { return .follow }
       let isUnchanged = array._isUnchanged ?? { _, _ in false }
       var old: [Element.ID: Element] = [:]
@@ -728,7 +696,6 @@ extension _QueryEngine {
     // every change since the rows at once, from the changes themselves
     // (never from ones the rows already reflect).
     let behind = behindNow()
-    delivering = nil
     if behind.hasReload {
       let (oldValue, changed) = resolvers(behind)
       return .reevaluate(oldValue: oldValue, changed: changed)
@@ -747,7 +714,9 @@ extension _QueryEngine {
   func changesAhead() -> [ArrayChange<Element>] {
     var next = lastSequence &+ 1
     var changes: [ArrayChange<Element>] = []
-    if let delivering, deliveringSequence == next {
+    // The change being delivered, which the array keeps while it is
+    // delivered (the query has yet to see it only then).
+    if array._deliveringSequence == next, let delivering = array._deliveringChange {
       changes.append(delivering)
       next &+= 1
     }
