@@ -98,4 +98,28 @@ struct QuerySnapshotTests {
         [[2, 3], [1]], [[3, 2], [1]], [[3, 1, 2]],
       ])
   }
+
+  @Test(arguments: [false, true])
+  func aQueryReleasedDuringTheArraysDeliveryStopsFollowingIt(sectioned: Bool) {
+    let array = Self.makeArray()
+    var query: AnyObject?
+    // Made before the query, so it runs first and lets the query go before
+    // the array reaches the query's own observer.
+    var deliveries = 0
+    let releaser = array.observeChanges { _ in
+      deliveries += 1
+      query = nil
+    }
+    query =
+      sectioned
+      ? array.query(sortedBy: Self.byText, sectionedBy: { $0.on ? 1 : 0 }) as AnyObject
+      : array.query(sortedBy: Self.byText) as AnyObject
+    weak let released = query
+    array.update(TestItem(1, "0", on: true))
+    array.update(TestItem(2, "z"))
+    releaser.cancel()
+    #expect(released == nil)
+    #expect(deliveries == 2)
+    #expect(array.elements.map(\.text) == ["0", "z", "b"])
+  }
 }
