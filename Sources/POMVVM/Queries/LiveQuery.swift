@@ -281,19 +281,18 @@ public final class LiveQuery<Element: Identifiable> {
       return
     case .follow:
       _retireSnapshot()
-      let changeSet = change.changeSet
-      if let (_, row) = _engine.followInPlace(changeSet) {
+      if let (_, row) = _engine.followInPlace(change.changeSet) {
         // One update whose row stays: no step, no rows to compare.
         guard row >= 0 else { return }
-        let update = changeSet.updates[0]
         // In the spare buffer, which comes back emptied once the change is
-        // delivered (see `ObservableArray._publishUpdate(_:)`).
+        // delivered (see `ObservableArray._publishUpdate(_:)`); the array's
+        // update, read in place, with the query's row.
         var updates: [ChangeSet<Element>.Update] = []
         swap(&updates, &_spareUpdates)
         updates.append(
           .init(
-            oldIndex: row, newIndex: row, oldElement: update.oldElement,
-            newElement: update.newElement))
+            oldIndex: row, newIndex: row, oldElement: change.changeSet.updates[0].oldElement,
+            newElement: change.changeSet.updates[0].newElement))
         _publish(ChangeSet(updates: updates))
         _ = updates.popLast()
         swap(&updates, &_spareUpdates)
