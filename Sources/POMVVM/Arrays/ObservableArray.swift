@@ -139,10 +139,12 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _queryCount = 0
-  /// The change being delivered, kept while `_deliver(_:)` runs if a query
-  /// follows the array: an observer that reads a query before the query
-  /// has seen the change needs it. Kept once for every query, and not at
-  /// all for an array no query follows.
+  /// The change being delivered, while `_deliver(_:)` runs, if a query
+  /// follows the array.
+  ///
+  /// An observer that reads a query before the query has seen the change
+  /// needs it. It is kept once for every query, and not at all for an
+  /// array no query follows.
   @usableFromInline
   @exclusivity(unchecked)
   var _deliveringChange: ArrayChange<Element>?
