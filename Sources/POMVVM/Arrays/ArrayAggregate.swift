@@ -39,7 +39,8 @@ struct _WeakAggregate<Element: Identifiable> {
   }
 }
 
-/// Whether an aggregate lives: its deinit says it no longer does.
+/// Whether an aggregate or a query lives: its deinit says it no longer
+/// does, so that the array's calls to it stop without a weak reference.
 @MainActor
 @usableFromInline
 final class _AggregateLife {

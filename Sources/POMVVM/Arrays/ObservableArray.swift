@@ -397,6 +397,23 @@ public final class ObservableArray<Element: Identifiable> {
     return contents
   }
 
+  /// Observes the changes for a query, which receives them until its
+  /// `life` ends.
+  ///
+  /// Not through a weak reference: one gives the query a side table, which
+  /// makes every retain of it take the slow path. The flag stops the
+  /// observer once the query is going; until then the query is valid, even
+  /// between its last release off the main actor and its deinit.
+  @inlinable
+  func _observe<Query: AnyObject>(
+    for query: Query, life: _AggregateLife,
+    _ receive: @escaping @MainActor (Query, ArrayChange<Element>) -> Void
+  ) -> Subscription {
+    observeChanges { [unowned(unsafe) query] change in
+      if life.isAlive { receive(query, change) }
+    }
+  }
+
   /// The contents as they are now, for a query's change: by reference
   /// while the array delivers (the last change's contents object), so that
   /// an observer's write copies nothing; the storage otherwise.

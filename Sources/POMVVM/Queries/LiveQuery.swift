@@ -83,13 +83,7 @@ public final class LiveQuery<Element: Identifiable> {
       array: array, isIncluded: isIncluded, areInIncreasingOrder: areInIncreasingOrder,
       sectionKey: { _ in .only }, sectionOrder: { _, _ in false }, flatKey: .only)
     _observers._setOrigin(.aggregate, fileID: fileID, line: line)
-    // Not `[weak self]`: a weak reference gives the query a side table,
-    // which makes every retain of it take the slow path. The flag stops the
-    // observer once the query is going; until then the query is valid, even
-    // between its last release off the main actor and its deinit.
-    _subscription = array.observeChanges { [unowned(unsafe) self, _life] change in
-      if _life.isAlive { self._receive(change) }
-    }
+    _subscription = array._observe(for: self, life: _life) { $0._receive($1) }
     _subscription?._setOrigin(fileID: fileID, line: line)
   }
 

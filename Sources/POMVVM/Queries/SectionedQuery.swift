@@ -52,13 +52,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       array: array, isIncluded: isIncluded, areInIncreasingOrder: areInIncreasingOrder,
       sectionKey: sectionKey, sectionOrder: sectionOrder, flatKey: nil)
     _observers._setOrigin(.aggregate, fileID: fileID, line: line)
-    // Not `[weak self]`: a weak reference gives the query a side table,
-    // which makes every retain of it take the slow path. The flag stops the
-    // observer once the query is going; until then the query is valid, even
-    // between its last release off the main actor and its deinit.
-    _subscription = array.observeChanges { [unowned(unsafe) self, _life] change in
-      if _life.isAlive { self._receive(change) }
-    }
+    _subscription = array._observe(for: self, life: _life) { $0._receive($1) }
     _subscription?._setOrigin(fileID: fileID, line: line)
   }
 

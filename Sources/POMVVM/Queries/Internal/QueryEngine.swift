@@ -477,13 +477,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     let elements = array._elements
     let element = elements[position]
     guard isIncluded(element), flatKey != nil || sectionKey(element) == oldKey else { return nil }
-    let idIndex = array._idIndex
-    let order = areInIncreasingOrder
-    guard let node = tree.node(of: id) else { return nil }
-    let stays = tree.isInPlace(node) { other in
-      Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
-    }
-    guard stays else { return nil }
+    guard let node = tree.node(of: id),
+      keepsNeighbours(node, element, at: position, in: elements)
+    else { return nil }
     if touched[0].oldValue == nil { touched[0].oldValue = element }
     touched[0].newKey = oldKey
     touched[0].newRow = touched[0].oldRow
@@ -535,16 +531,28 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     }
     // The rows show the array right before the change: the old value is
     // where they placed the element.
-    if !Self.sortsAsBefore(element, changeSet.updates[0].oldElement, by: areInIncreasingOrder) {
-      let idIndex = array._idIndex
-      let order = areInIncreasingOrder
-      let stays = tree.isInPlace(node) { other in
-        Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
-      }
-      guard stays else { return nil }
-    }
+    guard
+      Self.sortsAsBefore(element, changeSet.updates[0].oldElement, by: areInIncreasingOrder)
+        || keepsNeighbours(node, element, at: position, in: elements)
+    else { return nil }
     caughtUp()
     return (isFlat ? 0 : sectionIndex(of: key).index, tree.rank(node: node))
+  }
+
+  /// Whether `element`, at `position` in `elements` (the array now), still
+  /// goes after the row before `node` and before the row after it.
+  ///
+  /// - Complexity: O(log *n*) expected: two id lookups and up to four
+  ///   comparisons, plus the walks to the neighbours.
+  @inlinable
+  func keepsNeighbours(
+    _ node: Int32, _ element: Element, at position: Int, in elements: [Element]
+  ) -> Bool {
+    let idIndex = array._idIndex
+    let order = areInIncreasingOrder
+    return tree.isInPlace(node) { other in
+      Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
+    }
   }
 
   /// Whether an element's new value sorts exactly as its old one did.
