@@ -125,4 +125,57 @@ struct QueryInPlaceTests {
     #expect(batches.last?.moves.map(\.to) == [RowPath(section: 1, row: 1)])
     #expect(query.sections.map { $0.elements.map(\.id) } == [[2, 4], [3, 1]])
   }
+
+  /// The query remembers the row it found last, for an element edited again
+  /// and again: every insertion, removal or rebuild of rows before it must
+  /// move the row its next edit reports.
+  @Test func theRowOfAnElementEditedAgainFollowsInsertionsAndRemovalsBeforeIt() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    var rows: [Int] = []
+    let observer = query.observeChanges { change in
+      rows += change.changeSet.updates.map(\.newIndex)
+    }
+    func toggle4() -> Int? {
+      array.cell(for: 4)?.value.on.toggle()
+      return Self.fresh(array).firstIndex(of: 4)
+    }
+    var expected: [Int?] = []
+    expected.append(toggle4())
+    expected.append(toggle4())
+    array.append(TestItem(5, "a"))
+    expected.append(toggle4())
+    array.remove(id: 2)
+    array.remove(id: 5)
+    expected.append(toggle4())
+    array.replaceAll(with: [TestItem(6, "a"), TestItem(4, "c"), TestItem(7, "b"), TestItem(8, "a")])
+    expected.append(toggle4())
+    observer.cancel()
+    #expect(expected == [3, 3, 4, 2, 3])
+    #expect(rows == expected.compactMap { $0 })
+    #expect(query.ids == Self.fresh(array))
+  }
+
+  @Test func theRowOfAnElementEditedAgainInASectionFollowsRowsThatMoveAcrossSections() {
+    let array = Self.makeArray()
+    // Sections by `on`: every element starts off, in one section.
+    let query = array.query(sortedBy: { $0.text < $1.text }, sectionedBy: { $0.on ? 0 : 1 })
+    var reloads: [RowPath] = []
+    let observer = query.observeChanges { reloads += $0.batchUpdate.reloads }
+    // Its text, not the key: the row stays. 4 "c" is last of [2, 1, 3, 4].
+    array.cell(for: 4)?.value.text = "cc"
+    // 2 "a" leaves for the section of those on, which comes first: 4 moves
+    // up, in what is now the second section.
+    array.cell(for: 2)?.value.on = true
+    array.cell(for: 4)?.value.text = "ccc"
+    // And comes back first: 4 moves down again.
+    array.cell(for: 2)?.value.on = false
+    array.cell(for: 4)?.value.text = "cccc"
+    observer.cancel()
+    #expect(
+      reloads == [
+        RowPath(section: 0, row: 3), RowPath(section: 1, row: 2), RowPath(section: 0, row: 3),
+      ])
+    #expect(query.sections.map { $0.elements.map(\.id) } == [[2, 1, 3, 4]])
+  }
 }

@@ -53,6 +53,18 @@ final class _OrderTree<ID: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var roots: [Int32] = []
+  /// Counts the changes to the trees' shape (`insert`, `remove`, `build`,
+  /// `buildFresh`, `removeAll`): a rank found while it had a value is still
+  /// right while it keeps it.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var shape: UInt64 = 0
+  /// The node, rank and shape of the last ``rank(node:)``: an element
+  /// edited again and again in place (a detail screen's field, typed
+  /// into) finds its row without the walk to the root.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var lastRank: (node: Int32, rank: Int, shape: UInt64) = (-1, 0, 0)
 
   @inlinable
   init() {}
@@ -91,6 +103,7 @@ final class _OrderTree<ID: Hashable> {
   /// Empties every tree and forgets all ids.
   @inlinable
   func removeAll(trees: Int) {
+    shape &+= 1
     left.removeAll(keepingCapacity: true)
     right.removeAll(keepingCapacity: true)
     parent.removeAll(keepingCapacity: true)
@@ -132,14 +145,17 @@ final class _OrderTree<ID: Hashable> {
 
   @inlinable
   func rank(node start: Int32) -> Int {
+    if lastRank.node == start && lastRank.shape == shape { return lastRank.rank }
     var node = start
     var rank = Int(sizeOf(left[Int(node)]))
     while true {
       let up = parent[Int(node)]
-      if up < 0 { return rank }
+      if up < 0 { break }
       if right[Int(up)] == node { rank += Int(sizeOf(left[Int(up)])) + 1 }
       node = up
     }
+    lastRank = (start, rank, shape)
+    return rank
   }
 
   /// The id at `position` of tree `tree`.
@@ -330,6 +346,7 @@ final class _OrderTree<ID: Hashable> {
   /// - Complexity: O(log *n*) expected.
   @inlinable
   func insert(_ id: ID, at position: Int, in tree: Int) {
+    shape &+= 1
     let node = newNode(id)
     let priority = Self.priority(node)
     // Down the path to `position` while the nodes stay above the new one
@@ -377,6 +394,7 @@ final class _OrderTree<ID: Hashable> {
   func remove(_ id: ID) -> (tree: Int, position: Int)? {
     guard let node = tableRemove(id) else { return nil }
     let position = rank(node: node)
+    shape &+= 1
     let n = Int(node)
     let l = left[n]
     let r = right[n]
@@ -415,6 +433,7 @@ final class _OrderTree<ID: Hashable> {
   /// - Complexity: O(*k*) for *k* ids, besides freeing the old rows.
   @inlinable
   func build(_ ordered: [ID], in tree: Int) {
+    shape &+= 1
     for id in self.ids(of: tree) { remove(id) }
     if free.isEmpty {
       buildFresh(ordered, in: tree)
@@ -477,6 +496,7 @@ final class _OrderTree<ID: Hashable> {
   /// - Complexity: O(*k*) for *k* ids.
   @inlinable
   func buildFresh(_ ordered: [ID], in tree: Int) {
+    shape &+= 1
     let k = ordered.count
     guard k != 0 else {
       setRoot(Self.none, of: tree)
