@@ -140,14 +140,28 @@ public final class ObservableArray<Element: Identifiable> {
   @exclusivity(unchecked)
   var _queryCount = 0
   /// The change being delivered, while `_deliver(_:)` runs, if a query
-  /// follows the array.
+  /// follows the array: its bits, copied without a retain from
+  /// `_deliver(_:)`'s argument, which holds the change while they are kept.
   ///
   /// An observer that reads a query before the query has seen the change
-  /// needs it. It is kept once for every query, and not at all for an
-  /// array no query follows.
+  /// needs it (``_deliveringChange``). It is kept once for every query, and
+  /// not at all for an array no query follows; a copy that retained the
+  /// change's six buffers would cost every edit with a query about 300
+  /// instructions, for a change read only at such a moment.
   @usableFromInline
   @exclusivity(unchecked)
-  var _deliveringChange: ArrayChange<Element>?
+  var _deliveringBits = _ChangeBits()
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _keepsDeliveringChange = false
+
+  /// A copy of the change being delivered, while `_deliver(_:)` runs, if a
+  /// query follows the array.
+  @inlinable
+  var _deliveringChange: ArrayChange<Element>? {
+    guard _keepsDeliveringChange else { return nil }
+    return _deliveringBits.change(of: Element.self)
+  }
 
   /// The number of the change whose delivery is under way, queued changes
   /// delivered after it included (they were made while it was delivered);
@@ -501,14 +515,17 @@ public final class ObservableArray<Element: Identifiable> {
   func _deliver(_ pending: _PendingChange<Element>) {
     _deliveringSequence = pending.sequence
     let keepsChange = _queryCount != 0
-    if keepsChange { _deliveringChange = pending.change }
+    if keepsChange {
+      _deliveringBits = _ChangeBits(pending.change)
+      _keepsDeliveringChange = true
+    }
     var touched = _TouchedLists()
     _updateCells(for: pending, into: &touched)
     _updateAggregates(for: pending, into: &touched)
     touched.notify()
     _observers.send(pending.change)
     _Scheduler.drain()
-    if keepsChange { _deliveringChange = nil }
+    if keepsChange { _keepsDeliveringChange = false }
   }
 
   @inlinable
@@ -534,6 +551,39 @@ public final class ObservableArray<Element: Identifiable> {
     if released {
       _aggregates.removeAll { !$0.life.isAlive }
     }
+  }
+}
+
+/// The bits of an ``ArrayChange``, copied without retaining what it holds:
+/// a borrowed change, valid only while its owner keeps the change alive.
+///
+/// `ArrayChange`'s layout does not depend on `Element` (its parts are
+/// arrays and one class reference): 56 bytes on 64-bit platforms.
+@usableFromInline
+struct _ChangeBits {
+  @usableFromInline
+  var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+    (0, 0, 0, 0, 0, 0, 0, 0)
+
+  @inlinable
+  init() {}
+
+  /// The bits of `change`, which the caller keeps alive while they are
+  /// used.
+  @inlinable
+  nonisolated init<Element>(_ change: ArrayChange<Element>) {
+    precondition(
+      MemoryLayout<ArrayChange<Element>>.size <= MemoryLayout<Self>.size,
+      "ObservableArray: a change does not fit its borrowed copy")
+    withUnsafeMutableBytes(of: &bits) { target in
+      withUnsafeBytes(of: change) { target.copyMemory(from: $0) }
+    }
+  }
+
+  /// A copy of the change (retained), while its owner still holds it.
+  @inlinable
+  nonisolated func change<Element>(of _: Element.Type) -> ArrayChange<Element> {
+    withUnsafeBytes(of: bits) { $0.load(as: ArrayChange<Element>.self) }
   }
 }
 
