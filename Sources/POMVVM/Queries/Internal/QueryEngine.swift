@@ -505,11 +505,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       changeSet.insertions.isEmpty, changeSet.moves.isEmpty, changeSet.reload == nil
     else { return nil }
     // The array is as right after the change: the update's new index and
-    // value are the element's position and value now.
+    // value are the element's position and value now. The value is read
+    // from the change set, which the caller holds: no copy of the array's
+    // buffer is held across the calls below.
     let position = changeSet.updates[0].newIndex
-    let elements = array._elements
-    guard elements.indices.contains(position) else { return nil }
-    let element = elements[position]
+    let element = changeSet.updates[0].newElement
     let id = element.id
     guard let node = tree.node(of: id) else {
       // Not shown: it stays out if it still does not match.
@@ -533,7 +533,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     // where they placed the element.
     guard
       Self.sortsAsBefore(element, changeSet.updates[0].oldElement, by: areInIncreasingOrder)
-        || keepsNeighbours(node, element, at: position, in: elements)
+        || keepsNeighbours(node, element, at: position, in: array._elements)
     else { return nil }
     caughtUp()
     return (isFlat ? 0 : sectionIndex(of: key).index, tree.rank(node: node))
