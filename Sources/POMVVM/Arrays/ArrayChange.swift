@@ -10,7 +10,14 @@
 /// for observers that only read the change set.
 public struct ArrayChange<Element> {
   /// What changed.
-  public let changeSet: ChangeSet<Element>
+  @inlinable
+  public var changeSet: ChangeSet<Element> {
+    _read { yield _changeSet }
+  }
+  /// Stored as a variable so that a query can reuse one change, with its
+  /// buffers, for the next edit (``LiveQuery``).
+  @usableFromInline
+  var _changeSet: ChangeSet<Element>
 
   /// The contents after the change.
   ///
@@ -51,21 +58,21 @@ public struct ArrayChange<Element> {
   ///   - newElements: The contents right after the change.
   @inlinable
   public init(changeSet: ChangeSet<Element>, newElements: [Element]) {
-    self.changeSet = changeSet
+    self._changeSet = changeSet
     self._storage = .stored(newElements)
   }
 
   /// Creates a change whose contents are made on first read.
   @inlinable
   init(changeSet: consuming ChangeSet<Element>, deferred contents: _DeferredElements<Element>) {
-    self.changeSet = changeSet
+    self._changeSet = changeSet
     self._storage = .deferred(contents)
   }
 
   /// Creates an array's change, whose contents are read from the array.
   @inlinable
   init(changeSet: consuming ChangeSet<Element>, array contents: _ArrayContents<Element>) {
-    self.changeSet = changeSet
+    self._changeSet = changeSet
     self._storage = .array(contents)
   }
 

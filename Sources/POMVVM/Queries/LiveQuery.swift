@@ -69,10 +69,13 @@ public final class LiveQuery<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _snapshots = _SnapshotSlot<LiveQuery>()
-  /// An emptied buffer for the next change set of one update.
+  /// The change the query publishes for an edit whose row stays, kept
+  /// between edits with its emptied buffer of updates and its empty lists,
+  /// so that publishing one retains and releases none of them; `nil` while
+  /// it is out.
   @usableFromInline
   @exclusivity(unchecked)
-  var _spareUpdates: [ChangeSet<Element>.Update] = []
+  var _spareChange: ArrayChange<Element>? = ArrayChange(changeSet: ChangeSet(), newElements: [])
 
   @inlinable
   init(
@@ -278,18 +281,20 @@ public final class LiveQuery<Element: Identifiable> {
       if let (_, row) = _engine.followInPlace(change.changeSet) {
         // One update whose row stays: no step, no rows to compare.
         guard row >= 0 else { return }
-        // In the spare buffer, which comes back emptied once the change is
-        // delivered (see `ObservableArray._publishUpdate(_:)`); the array's
-        // update, read in place, with the query's row.
-        var updates: [ChangeSet<Element>.Update] = []
-        swap(&updates, &_spareUpdates)
-        updates.append(
+        // The array's update, read in place (a copy goes through value
+        // witnesses), with the query's row; in the spare change, which
+        // comes back emptied once it is delivered. An observer that keeps
+        // the change keeps its own copy of the buffer. The spare is out
+        // only while it is delivered, and the array never delivers inside
+        // a delivery; a new change would do then.
+        var spare = _spareChange.take() ?? ArrayChange(changeSet: ChangeSet(), newElements: [])
+        spare._changeSet.updates.append(
           .init(
             oldIndex: row, newIndex: row, oldElement: change.changeSet.updates[0].oldElement,
             newElement: change.changeSet.updates[0].newElement))
-        _publish(ChangeSet(updates: updates))
-        _ = updates.popLast()
-        swap(&updates, &_spareUpdates)
+        _publish(&spare)
+        _ = spare._changeSet.updates.popLast()
+        _spareChange = consume spare
         return
       }
       let step = _engine.follow(change)
@@ -452,10 +457,18 @@ public final class LiveQuery<Element: Identifiable> {
   @inlinable
   func _publish(_ changeSet: consuming ChangeSet<Element>) {
     guard !changeSet.isEmpty else { return }
+    var change = ArrayChange(changeSet: changeSet, newElements: [])
+    _publish(&change)
+  }
+
+  /// Publishes `change`, whose contents are set to the rows now for the
+  /// delivery and let go of after it.
+  @inlinable
+  func _publish(_ change: inout ArrayChange<Element>) {
     if let tracking = _observers._tracking { tracking.changed() }
     _publishCount &+= 1
     let number = _publishCount
-    _send(changeSet)
+    _send(&change)
     // Unless a nested change retired it already, the change's contents are
     // let go of, or made now if an observer kept the change.
     if _publishCount == number { _retireSnapshot() }
@@ -468,13 +481,15 @@ public final class LiveQuery<Element: Identifiable> {
   /// change.
   @inlinable
   @inline(never)
-  func _send(_ changeSet: consuming ChangeSet<Element>) {
+  func _send(_ change: inout ArrayChange<Element>) {
     // The array's contents by reference while the array delivers: an
     // observer's write to the array then copies nothing.
-    let snapshot = _snapshots.make(
-      source: self, count: _engine.count, contents: _engine.array._currentContents(),
-      sequence: _engine.array._changeSequence)
-    _observers.send(ArrayChange(changeSet: changeSet, deferred: snapshot))
+    change._storage = .deferred(
+      _snapshots.make(
+        source: self, count: _engine.count, contents: _engine.array._currentContents(),
+        sequence: _engine.array._changeSequence))
+    _observers.send(change)
+    change._storage = .stored([])
   }
 
   /// Lets go of the last change's contents; if someone still holds the

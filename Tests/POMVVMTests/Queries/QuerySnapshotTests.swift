@@ -34,6 +34,29 @@ struct QuerySnapshotTests {
     #expect(query.elements.map(\.on) == [true, true, false])
   }
 
+  /// The query publishes every toggle whose row stays in one reused
+  /// change: each delivery must carry its own update alone, and contents
+  /// read as of that toggle.
+  @Test func eachToggleInPlaceCarriesOnlyItsOwnUpdateAndRows() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: Self.byText)
+    var seen: [String] = []
+    let observer = query.observeChanges { change in
+      let updates = change.changeSet.updates.map { "\($0.newIndex):\($0.newElement.on)" }
+      seen.append("\(change.changeSet.count) \(updates) \(change.newElements.map(\.on))")
+    }
+    array.cell(for: 2)?.value.on.toggle()
+    array.cell(for: 3)?.value.on.toggle()
+    array.cell(for: 2)?.value.on.toggle()
+    observer.cancel()
+    #expect(
+      seen == [
+        "1 [\"0:true\"] [true, false, false]",
+        "1 [\"1:true\"] [true, true, false]",
+        "1 [\"0:false\"] [false, true, false]",
+      ])
+  }
+
   @Test func aHeldChangeOutlivesItsQuery() {
     let array = Self.makeArray()
     var query: LiveQuery<TestItem>? = array.query(sortedBy: Self.byText)
