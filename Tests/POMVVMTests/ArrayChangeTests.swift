@@ -132,6 +132,24 @@ struct ArrayChangeTests {
     let titles = await Self.titles(of: change)
     #expect(titles == ["item 1", "edited", "edited too"])
   }
+
+  /// A change prints as `ArrayChange<…>(changeSet: …)`, as traces, `dump`
+  /// and the sample app's transcripts show it, whatever it stores.
+  @Test func aChangePrintsItsChangeSetByName() {
+    let array = Self.makeArray()
+    var printed: [String] = []
+    let observer = array.observeChanges { printed.append(String(describing: $0)) }
+    array.update(TestItem(1, "edited"))
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    let queryObserver = query.observeChanges { printed.append(String(describing: $0)) }
+    array.update(TestItem(2, "edited too"))
+    observer.cancel()
+    queryObserver.cancel()
+    #expect(printed.count == 3)
+    for text in printed {
+      #expect(text.hasPrefix("ArrayChange<TestItem>(changeSet: update ["), "\(text)")
+    }
+  }
 }
 
 struct SendableItem: Identifiable, Equatable, Sendable {

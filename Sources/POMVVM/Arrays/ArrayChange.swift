@@ -247,6 +247,14 @@ class _DeferredElements<Element>: @unchecked Sendable {
 }
 
 extension ArrayChange: Sendable where Element: Sendable {}
+
+extension ArrayChange: CustomReflectable {
+  /// The change set (and the contents' storage), as a debugger, `dump`
+  /// and a trace show them.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["changeSet": changeSet, "_storage": _storage], displayStyle: .struct)
+  }
+}
 extension _ChangeContents: Sendable where Element: Sendable {}
 
 extension ArrayChange: Equatable where Element: Equatable {
