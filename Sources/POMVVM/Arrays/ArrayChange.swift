@@ -62,13 +62,6 @@ public struct ArrayChange<Element> {
     self._storage = .stored(newElements)
   }
 
-  /// Creates a change whose contents are made on first read.
-  @inlinable
-  init(changeSet: consuming ChangeSet<Element>, deferred contents: _DeferredElements<Element>) {
-    self._changeSet = changeSet
-    self._storage = .deferred(contents)
-  }
-
   /// Creates an array's change, whose contents are read from the array.
   @inlinable
   init(changeSet: consuming ChangeSet<Element>, array contents: _ArrayContents<Element>) {
@@ -247,6 +240,7 @@ class _DeferredElements<Element>: @unchecked Sendable {
 }
 
 extension ArrayChange: Sendable where Element: Sendable {}
+extension _ChangeContents: Sendable where Element: Sendable {}
 
 extension ArrayChange: CustomReflectable {
   /// The change set (and the contents' storage), as a debugger, `dump`
@@ -255,7 +249,6 @@ extension ArrayChange: CustomReflectable {
     Mirror(self, children: ["changeSet": changeSet, "_storage": _storage], displayStyle: .struct)
   }
 }
-extension _ChangeContents: Sendable where Element: Sendable {}
 
 extension ArrayChange: Equatable where Element: Equatable {
   /// Whether two changes have the same change set and contents.
