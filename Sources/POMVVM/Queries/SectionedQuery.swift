@@ -247,8 +247,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       if let (section, row) = _engine.followInPlace(change.changeSet) {
         // One update whose row stays: no step, no rows to compare.
         guard row >= 0 else { return }
-        let path = RowPath(section: section, row: row)
-        _publish(SectionedBatchUpdate(reloads: [path], changedRows: [path]))
+        // One buffer for both lists (copy on write): one allocation.
+        let paths = [RowPath(section: section, row: row)]
+        _publish(SectionedBatchUpdate(reloads: paths, changedRows: paths))
         return
       }
       let step = _engine.follow(change)
@@ -290,8 +291,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       let changed = touched[0].changed
       if oldRow >= 0, oldRow == newRow, oldSection == newSection, sameKey {
         guard changed else { return SectionedBatchUpdate() }
-        let path = RowPath(section: newSection, row: newRow)
-        return SectionedBatchUpdate(reloads: [path], changedRows: [path])
+        // One buffer for both lists (copy on write): one allocation.
+        let paths = [RowPath(section: newSection, row: newRow)]
+        return SectionedBatchUpdate(reloads: paths, changedRows: paths)
       }
       if oldRow >= 0, newRow >= 0, !sameKey {
         // Across sections that stay (a toggle of the grouping field): one
@@ -300,7 +302,8 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
         let move = SectionedBatchUpdate.RowMove(
           from: RowPath(section: oldSection, row: oldRow), to: to)
         guard changed else { return SectionedBatchUpdate(moves: [move]) }
-        return SectionedBatchUpdate(moves: [move], reconfigurations: [to], changedRows: [to])
+        let paths = [to]
+        return SectionedBatchUpdate(moves: [move], reconfigurations: paths, changedRows: paths)
       }
     }
     var batch = SectionedBatchUpdate(
