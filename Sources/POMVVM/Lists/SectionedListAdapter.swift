@@ -190,7 +190,10 @@ where View.Key: Comparable {
     guard let query = _query, change._number > _received else { return }
     _received = change._number
     let batch = change.batchUpdate
-    let isReady = _pending == nil && !_isApplying && (_view?.canUpdateSections ?? false)
+    // The view is read once: a weak reference's every read takes the
+    // runtime's slow path.
+    let view = _view
+    let isReady = _pending == nil && !_isApplying && (view?.canUpdateSections ?? false)
     if !isReady && _shown == nil {
       // The view keeps showing these while the adapter follows the query.
       _shown = _latest
@@ -209,7 +212,7 @@ where View.Key: Comparable {
       updateIfNeeded()
       return
     }
-    guard isReady, let view = _view else {
+    guard isReady, let view else {
       if _pending?.needsReload == false {
         // Rows that moved and changed, and rows that entered (an id may
         // come back with another value), read after it; rows of a new
