@@ -247,9 +247,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       if let (section, row) = _engine.followInPlace(change.changeSet) {
         // One update whose row stays: no step, no rows to compare.
         guard row >= 0 else { return }
-        // One buffer for both lists (copy on write): one allocation.
-        let paths = [RowPath(section: section, row: row)]
-        _publish(SectionedBatchUpdate(reloads: paths, changedRows: paths))
+        _publish(Self._reload(RowPath(section: section, row: row)))
         return
       }
       let step = _engine.follow(change)
@@ -277,6 +275,14 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _publish(SectionedBatchUpdate.difference(from: old, to: new, changedIDs: changedIDs))
   }
 
+  /// The batch of one row redrawn in place: its reloads and its changed
+  /// rows share one buffer (copied on write), one allocation.
+  @inlinable
+  nonisolated static func _reload(_ path: RowPath) -> SectionedBatchUpdate {
+    let paths = [path]
+    return SectionedBatchUpdate(reloads: paths, changedRows: paths)
+  }
+
   /// The batch update of one incremental step.
   @inlinable
   func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
@@ -291,9 +297,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       let changed = touched[0].changed
       if oldRow >= 0, oldRow == newRow, oldSection == newSection, sameKey {
         guard changed else { return SectionedBatchUpdate() }
-        // One buffer for both lists (copy on write): one allocation.
-        let paths = [RowPath(section: newSection, row: newRow)]
-        return SectionedBatchUpdate(reloads: paths, changedRows: paths)
+        return Self._reload(RowPath(section: newSection, row: newRow))
       }
       if oldRow >= 0, newRow >= 0, !sameKey {
         // Across sections that stay (a toggle of the grouping field): one
