@@ -73,6 +73,15 @@ struct _PositionIndex<Element: Identifiable> {
   /// - Complexity: O(1) on average.
   @inlinable
   func find(_ id: Element.ID, in elements: [Element]) -> Int? {
+    elements.withUnsafeBufferPointer { find(id, in: $0) }
+  }
+
+  /// The position of `id` in `elements`, which the index describes, read
+  /// in place: the probes copy no element.
+  ///
+  /// - Complexity: O(1) on average.
+  @inlinable
+  func find(_ id: Element.ID, in elements: UnsafeBufferPointer<Element>) -> Int? {
     let capacity = _slots.count
     guard _count != 0 else { return nil }
     var slot = _homeSlot(of: id, capacity)

@@ -178,4 +178,48 @@ struct QueryInPlaceTests {
       ])
     #expect(query.sections.map { $0.elements.map(\.id) } == [[2, 1, 3, 4]])
   }
+
+  /// A row that moves finds the rows that sort before it with one
+  /// comparison per level, and orders ties by array position only when the
+  /// row after them sorts as it does: both ways must end where a fresh
+  /// evaluation does.
+  @Test func aRowThatMovesAmongEqualKeysLandsInArrayOrder() {
+    let array = ObservableArray([
+      TestItem(1, "b"), TestItem(2, "a"), TestItem(3, "b"), TestItem(4, "c"), TestItem(5, "b"),
+    ])
+    let query = array.query(sortedBy: { $0.text < $1.text })
+    var moves: [[Int]] = []
+    let observer = query.observeChanges { moves += $0.changeSet.moves.map { [$0.from, $0.to] } }
+    #expect(query.ids == [2, 1, 3, 5, 4])
+    // Into the middle of three ties, by its place in the array (3, between
+    // 3 at 2 and 5 at 4).
+    array.cell(for: 4)?.value.text = "b"
+    #expect(query.ids == [2, 1, 3, 4, 5])
+    // To the front of the ties, which it was before in the array.
+    array.cell(for: 2)?.value.text = "b"
+    #expect(query.ids == [1, 2, 3, 4, 5])
+    // No ties where it lands: before all of them.
+    array.cell(for: 5)?.value.text = "a"
+    #expect(query.ids == [5, 1, 2, 3, 4])
+    observer.cancel()
+    #expect(query.ids == Self.fresh(array))
+    #expect(moves == [[4, 3], [0, 1], [4, 0]])
+  }
+
+  @Test func aRowThatMovesAcrossSectionsLandsAmongEqualKeysInArrayOrder() {
+    let array = ObservableArray([
+      TestItem(1, "b"), TestItem(2, "b"), TestItem(3, "b"), TestItem(4, "a"),
+    ])
+    // Sections by `on`, the rows on first.
+    let query = array.query(sortedBy: { $0.text < $1.text }, sectionedBy: { $0.on ? 0 : 1 })
+    array.cell(for: 3)?.value.on = true
+    array.cell(for: 1)?.value.on = true
+    #expect(query.sections.map { $0.elements.map(\.id) } == [[1, 3], [4, 2]])
+    // 2 ties with both rows on: it goes between them, by array order.
+    array.cell(for: 2)?.value.on = true
+    #expect(query.sections.map { $0.elements.map(\.id) } == [[1, 2, 3], [4]])
+    // 4 sorts before all of them.
+    array.cell(for: 4)?.value.on = true
+    #expect(query.sections.map { $0.elements.map(\.id) } == [[4, 1, 2, 3]])
+  }
 }

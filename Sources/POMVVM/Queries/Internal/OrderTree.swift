@@ -299,6 +299,29 @@ final class _OrderTree<ID: Hashable> {
     return rank
   }
 
+  /// The number of rows of tree `tree` that go before a new row, and the
+  /// node of the first row that does not (or -1): descends with
+  /// `isBelow(other)`, which says whether the row with id `other` goes
+  /// before the new row, once per level.
+  ///
+  /// - Complexity: O(log *n*) expected calls of `isBelow`.
+  @inlinable
+  func lowerBound(in tree: Int, isBelow: (ID) -> Bool) -> (rank: Int, next: Int32) {
+    var node = roots[tree]
+    var rank = 0
+    var next = Self.none
+    while node >= 0 {
+      if isBelow(ids[Int(node)]) {
+        rank += Int(sizeOf(left[Int(node)])) + 1
+        node = right[Int(node)]
+      } else {
+        next = node
+        node = left[Int(node)]
+      }
+    }
+    return (rank, next)
+  }
+
   /// Whether the row of `node` is in order with its neighbours:
   /// `isBefore(other)` says whether the row goes before the row with id
   /// `other`; it must not for the row before, and must for the row after.
@@ -357,18 +380,23 @@ final class _OrderTree<ID: Hashable> {
     var isLeft = false
     var current = roots[tree]
     var k = Int32(position)
-    while current >= 0 && Self.priority(current) > priority {
-      let n = Int(current)
-      size[n] += 1
-      above = current
-      let leftSize = sizeOf(left[n])
-      if k <= leftSize {
-        isLeft = true
-        current = left[n]
-      } else {
-        isLeft = false
-        k -= leftSize + 1
-        current = right[n]
+    // Through a buffer: each write through the array checks that it is
+    // unique, once per level.
+    size.withUnsafeMutableBufferPointer { size in
+      while current >= 0 && Self.priority(current) > priority {
+        let n = Int(current)
+        size[n] += 1
+        above = current
+        let leftChild = left[n]
+        let leftSize = leftChild < 0 ? 0 : size[Int(leftChild)]
+        if k <= leftSize {
+          isLeft = true
+          current = leftChild
+        } else {
+          isLeft = false
+          k -= leftSize + 1
+          current = right[n]
+        }
       }
     }
     let (a, b) = split(current, k)
@@ -410,14 +438,13 @@ final class _OrderTree<ID: Hashable> {
       if left[Int(up)] == node { left[Int(up)] = joined } else { right[Int(up)] = joined }
       if joined >= 0 { parent[Int(joined)] = up }
       var walk = up
-      while true {
-        size[Int(walk)] -= 1
-        let next = parent[Int(walk)]
-        if next < 0 {
-          tree = Int(-next - 2)
-          break
+      tree = size.withUnsafeMutableBufferPointer { size in
+        while true {
+          size[Int(walk)] -= 1
+          let next = parent[Int(walk)]
+          if next < 0 { return Int(-next - 2) }
+          walk = next
         }
-        walk = next
       }
     }
     left[n] = Self.none

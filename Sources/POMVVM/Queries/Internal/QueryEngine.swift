@@ -380,52 +380,53 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// belong in the array as it is now.
   @inlinable
   func advance(_ touched: inout [Touched]) -> Step {
+    // The rows are read and written through a buffer: a read of a field
+    // through the array's subscript copies the whole row, through its
+    // value witnesses.
     // Where each touched row was, before any leaves.
-    for index in touched.indices {
-      guard let node = tree.node(of: touched[index].id) else { continue }
-      let number = tree.tree(ofNode: node)
-      let row = tree.rank(node: node)
-      let key = _required(keyOfTree[number], "tree \(number) has no section")
-      touched[index].oldKey = key
-      touched[index].oldRow = row
-      touched[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
+    touched.withUnsafeMutableBufferPointer { rows in
+      for index in rows.indices {
+        guard let node = tree.node(of: rows[index].id) else { continue }
+        let number = tree.tree(ofNode: node)
+        let key = _required(keyOfTree[number], "tree \(number) has no section")
+        rows[index].oldKey = key
+        rows[index].oldRow = tree.rank(node: node)
+        rows[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
+      }
     }
     if touched.count == 1, let step = stepInPlace(&touched) { return step }
     var emptied: [Int] = []
-    for index in touched.indices where touched[index].oldKey != nil {
-      if let (number, _) = tree.remove(touched[index].id), tree.count(of: number) == 0 {
-        emptied.append(touched[index].oldSection)
-      }
-    }
     // Where each belongs now.
     var appeared: [Key] = []
-    for index in touched.indices where touched[index].isInArray {
-      let id = touched[index].id
-      guard let position = array._index(of: id) else {
-        touched[index].isInArray = false
-        continue
+    touched.withUnsafeMutableBufferPointer { rows in
+      for index in rows.indices where rows[index].oldKey != nil {
+        if let (number, _) = tree.remove(rows[index].id), tree.count(of: number) == 0 {
+          emptied.append(rows[index].oldSection)
+        }
       }
-      let element = array._elements[position]
-      if touched[index].oldValue == nil { touched[index].oldValue = element }
-      guard isIncluded(element) else { continue }
-      let key = flatKey ?? sectionKey(element)
-      let number: Int
-      if let existing = treeOfKey[key] {
-        number = existing
-      } else {
-        number = freeTrees.popLast() ?? tree.addTree()
-        if number == keyOfTree.count { keyOfTree.append(key) } else { keyOfTree[number] = key }
-        treeOfKey[key] = number
-        appeared.append(key)
+      for index in rows.indices where rows[index].isInArray {
+        let id = rows[index].id
+        guard let position = array._index(of: id) else {
+          rows[index].isInArray = false
+          continue
+        }
+        let element = array._elements[position]
+        if rows[index].oldValue == nil { rows[index].oldValue = element }
+        guard isIncluded(element) else { continue }
+        let key = flatKey ?? sectionKey(element)
+        let number: Int
+        if let existing = treeOfKey[key] {
+          number = existing
+        } else {
+          number = freeTrees.popLast() ?? tree.addTree()
+          if number == keyOfTree.count { keyOfTree.append(key) } else { keyOfTree[number] = key }
+          treeOfKey[key] = number
+          appeared.append(key)
+        }
+        let rank = insertionRank(of: element, at: position, in: number)
+        tree.insert(id, at: rank, in: number)
+        rows[index].newKey = key
       }
-      let elements = array._elements
-      let idIndex = array._idIndex
-      let order = areInIncreasingOrder
-      let rank = tree.insertionRank(in: number) { other in
-        Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
-      }
-      tree.insert(id, at: rank, in: number)
-      touched[index].newKey = key
     }
     // Sections: the emptied ones go, the new ones come, in section order.
     var deletedSections: [Int] = []
@@ -450,13 +451,56 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     var insertedSections: [Int] = []
     for key in appeared where !isFlat { insertedSections.append(sectionIndex(of: key).index) }
     insertedSections.sort()
-    for index in touched.indices {
-      guard let key = touched[index].newKey else { continue }
-      touched[index].newRow = _required(tree.rank(of: touched[index].id), "row not inserted")
-      touched[index].newSection = isFlat ? 0 : sectionIndex(of: key).index
+    touched.withUnsafeMutableBufferPointer { rows in
+      for index in rows.indices {
+        guard let key = rows[index].newKey else { continue }
+        rows[index].newRow = _required(tree.rank(of: rows[index].id), "row not inserted")
+        rows[index].newSection = isFlat ? 0 : sectionIndex(of: key).index
+      }
     }
     return Step(
       touched: touched, deletedSections: deletedSections, insertedSections: insertedSections)
+  }
+
+  /// Where `element`, at `position` in the array, goes in tree `number`.
+  ///
+  /// With a sort order, one comparison per level finds the rows that sort
+  /// before it, and one more, with the row after them, tells whether any
+  /// sort as it does: only then is a second descent needed, which orders
+  /// the ties by position with up to two comparisons per level.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func insertionRank(of element: Element, at position: Int, in number: Int) -> Int {
+    Self.insertionRank(
+      of: element, at: position, in: number, of: tree, elements: array._elements,
+      index: array._idIndex, by: areInIncreasingOrder)
+  }
+
+  /// ``insertionRank(of:at:in:)`` given the engine's state: nonisolated,
+  /// so that the closures that read the elements in place carry no
+  /// executor checks.
+  @inlinable
+  nonisolated static func insertionRank(
+    of element: Element, at position: Int, in number: Int, of tree: _OrderTree<Element.ID>,
+    elements: [Element], index: _PositionIndex<Element>,
+    by order: ((Element, Element) -> Bool)?
+  ) -> Int {
+    elements.withUnsafeBufferPointer { elements in
+      if let order {
+        let (rank, next) = tree.lowerBound(in: number) { other in
+          order(elements[Self.position(of: other, in: elements, index: index)], element)
+        }
+        if next < 0 {
+          return rank
+        }
+        let nextPosition = Self.position(of: tree.ids[Int(next)], in: elements, index: index)
+        if order(element, elements[nextPosition]) { return rank }
+      }
+      return tree.insertionRank(in: number) { other in
+        isBefore(element, at: position, other, in: elements, index: index, by: order)
+      }
+    }
   }
 
   /// The step of the one touched row, if it stays in its section between
@@ -548,10 +592,24 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   func keepsNeighbours(
     _ node: Int32, _ element: Element, at position: Int, in elements: [Element]
   ) -> Bool {
-    let idIndex = array._idIndex
-    let order = areInIncreasingOrder
-    return tree.isInPlace(node) { other in
-      Self.isBefore(element, at: position, other, in: elements, index: idIndex, by: order)
+    Self.keepsNeighbours(
+      node, element, at: position, in: elements, of: tree, index: array._idIndex,
+      by: areInIncreasingOrder)
+  }
+
+  /// ``keepsNeighbours(_:_:at:in:)`` given the engine's state:
+  /// nonisolated, so that the closures that read the elements in place
+  /// carry no executor checks.
+  @inlinable
+  nonisolated static func keepsNeighbours(
+    _ node: Int32, _ element: Element, at position: Int, in elements: [Element],
+    of tree: _OrderTree<Element.ID>, index: _PositionIndex<Element>,
+    by order: ((Element, Element) -> Bool)?
+  ) -> Bool {
+    elements.withUnsafeBufferPointer { elements in
+      tree.isInPlace(node) { other in
+        isBefore(element, at: position, other, in: elements, index: index, by: order)
+      }
     }
   }
 
@@ -597,20 +655,33 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// `other`: by the sort order, then by the array's order.
   ///
   /// Nonisolated and given the array's state, so that a descent's
-  /// comparisons carry no executor checks and no retains of the array.
+  /// comparisons carry no executor checks and no retains of the array;
+  /// the elements are read in place, so a comparison copies none of them.
   @inlinable
   nonisolated static func isBefore(
-    _ element: Element, at position: Int, _ other: Element.ID, in elements: [Element],
+    _ element: Element, at position: Int, _ other: Element.ID,
+    in elements: UnsafeBufferPointer<Element>,
     index: _PositionIndex<Element>, by order: ((Element, Element) -> Bool)?
   ) -> Bool {
-    guard let otherPosition = index.find(other, in: elements) else {
-      preconditionFailure("LiveQuery: a row is not in the array")
-    }
+    let otherPosition = Self.position(of: other, in: elements, index: index)
     if let order {
       if order(element, elements[otherPosition]) { return true }
       if order(elements[otherPosition], element) { return false }
     }
     return position < otherPosition
+  }
+
+  /// The position of the row of `id` in `elements`, the array now, which
+  /// holds every row.
+  @inline(__always)
+  @inlinable
+  nonisolated static func position(
+    of id: Element.ID, in elements: UnsafeBufferPointer<Element>, index: _PositionIndex<Element>
+  ) -> Int {
+    guard let position = index.find(id, in: elements) else {
+      preconditionFailure("LiveQuery: a row is not in the array")
+    }
+    return position
   }
 
   /// Whether `element`, at `position` in the array, goes before the row of
