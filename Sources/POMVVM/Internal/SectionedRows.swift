@@ -62,24 +62,30 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     _ batch: SectionedBatchUpdate, key: (Int) -> Key, sectionIDs: (Int) -> [ID],
     id: (RowPath) -> ID
   ) -> Bool {
-    // The ids that move, read before anything leaves.
+    // The ids that move, read before anything leaves. One move alone, the
+    // commonest batch that is not an edit in place, needs no list.
     var entering: [(path: RowPath, id: ID)] = []
-    entering.reserveCapacity(batch.moves.count + batch.insertions.count)
-    for move in batch.moves {
-      guard let moved = self.id(at: move.from) else { return false }
-      entering.append((move.to, moved))
+    var moved: (path: RowPath, id: ID)?
+    if batch.moves.count == 1 && batch.insertions.isEmpty {
+      guard let id = self.id(at: batch.moves[0].from) else { return false }
+      moved = (batch.moves[0].to, id)
+    } else {
+      entering.reserveCapacity(batch.moves.count + batch.insertions.count)
+      for move in batch.moves {
+        guard let id = self.id(at: move.from) else { return false }
+        entering.append((move.to, id))
+      }
     }
     // Rows leave, from the last: deletions and the sources of moves.
-    if !batch.deletions.isEmpty || !batch.moves.isEmpty {
+    if batch.deletions.count + batch.moves.count == 1 {
+      // One row leaves (a row moved, the commonest case): no list to sort.
+      guard removeRow(at: batch.deletions.first ?? batch.moves[0].from) else { return false }
+    } else if !batch.deletions.isEmpty || !batch.moves.isEmpty {
       var leaving = batch.deletions + batch.moves.map(\.from)
       leaving.sort(by: >)
       for path in leaving {
-        guard sections.indices.contains(path.section), path.row >= 0,
-          path.row < sections[path.section].count
-        else { return false }
-        sections[path.section].remove(at: path.row)
+        guard removeRow(at: path) else { return false }
       }
-      count -= leaving.count
     }
     // Sections leave, move and enter.
     if !batch.sectionDeletions.isEmpty || !batch.sectionInsertions.isEmpty
@@ -88,17 +94,36 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
       guard rebuildSections(batch, key: key, sectionIDs: sectionIDs) else { return false }
     }
     // Rows enter, from the first: insertions and the destinations of moves.
+    if let moved { return insertRow(moved.id, at: moved.path) }
     for path in batch.insertions {
       entering.append((path, id(path)))
     }
     if entering.count > 1 { entering.sort { $0.path < $1.path } }
     for (path, entered) in entering {
-      guard sections.indices.contains(path.section), path.row >= 0,
-        path.row <= sections[path.section].count
-      else { return false }
-      sections[path.section].insert(entered, at: path.row)
+      guard insertRow(entered, at: path) else { return false }
     }
-    count += batch.insertions.count + batch.moves.count
+    return true
+  }
+
+  /// Inserts `id` at `path`; `false` if the section has no such place.
+  @inlinable
+  mutating func insertRow(_ id: ID, at path: RowPath) -> Bool {
+    guard sections.indices.contains(path.section), path.row >= 0,
+      path.row <= sections[path.section].count
+    else { return false }
+    sections[path.section].insert(id, at: path.row)
+    count += 1
+    return true
+  }
+
+  /// Removes the row at `path`; `false` if there is none.
+  @inlinable
+  mutating func removeRow(at path: RowPath) -> Bool {
+    guard sections.indices.contains(path.section), path.row >= 0,
+      path.row < sections[path.section].count
+    else { return false }
+    sections[path.section].remove(at: path.row)
+    count -= 1
     return true
   }
 

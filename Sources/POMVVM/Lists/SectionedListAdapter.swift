@@ -247,16 +247,17 @@ where View.Key: Comparable {
     let fits: Bool
     if query._observers._pending.isEmpty {
       // No change of the query waits behind this one: the query is as the
-      // change left it, and reading it costs O(log n) per row read.
+      // change left it, and reading it costs O(log n) per row read. The
+      // reads go to its engine: they are the adapter's, not a reader's
+      // that Observation should track.
+      let engine = query._engine
       fits = _latest.follow(
-        batch, key: { query.keys[$0] },
+        batch, key: { engine.sections[$0].key },
         sectionIDs: { section in
-          (0..<query.numberOfRows(inSection: section)).map {
-            query.id(at: RowPath(section: section, row: $0))
-          }
+          engine.tree.ids(of: engine.sections[section].tree)
         },
-        id: { query.id(at: $0) })
-      return fits && _latest.keys.count == query.sectionCount && _latest.count == query.count
+        id: { query._id(at: $0) })
+      return fits && _latest.keys.count == engine.sections.count && _latest.count == engine.count
     }
     // The query is ahead of this change: read the change's own sections.
     let sections = change.newSections

@@ -124,6 +124,13 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// - Complexity: O(log *n*).
   public func id(at path: RowPath) -> Element.ID {
     _observers._trackRead()
+    return _id(at: path)
+  }
+
+  /// The id of the row at a path, read without Observation tracking: for
+  /// the kit's own reads during a delivery.
+  @inlinable
+  func _id(at path: RowPath) -> Element.ID {
     let tree = _engine.sections[path.section].tree
     precondition(
       path.row >= 0 && path.row < _engine.tree.count(of: tree),
