@@ -113,6 +113,35 @@ struct ArrayChangeTests {
     keeper.cancel()
   }
 
+  /// A reaction's one-update change waits in the queue in a buffer that
+  /// the next reaction reuses: a change held from an earlier delivery must
+  /// keep its own update, and each later one must carry only its own.
+  @Test func aReactionsChangeHeldFromAnEarlierDeliveryIsNotReusedByTheNext() {
+    let array = Self.makeArray()
+    let reaction = array.observeChanges { change in
+      guard let edit = change.changeSet.updates.first, edit.newElement.id == 1 else { return }
+      array.update(TestItem(4, "after \(edit.newElement.text)"))
+    }
+    var reactions: [ArrayChange<TestItem>] = []
+    let keeper = array.observeChanges { change in
+      if change.changeSet.updates.first?.newElement.id == 4 { reactions.append(change) }
+    }
+    for round in 1...3 {
+      array.update(TestItem(1, "edit \(round)"))
+    }
+    #expect(
+      reactions.map { $0.changeSet.updates.map(\.newElement.text) } == [
+        ["after edit 1"], ["after edit 2"], ["after edit 3"],
+      ])
+    #expect(
+      reactions.map { $0.changeSet.updates.map(\.oldElement.text) } == [
+        ["item 4"], ["after edit 1"], ["after edit 2"],
+      ])
+    #expect(array.map(\.text) == ["edit 3", "item 2", "item 3", "after edit 3", "item 5"])
+    reaction.cancel()
+    keeper.cancel()
+  }
+
   /// The titles of a change's contents, read off the main actor.
   nonisolated static func titles(of change: ArrayChange<SendableItem>) async -> [String] {
     await Task.detached { change.newElements.map(\.title) }.value

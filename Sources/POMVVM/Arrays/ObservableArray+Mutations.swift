@@ -188,11 +188,17 @@ extension ObservableArray {
   /// returns, so its buffer comes back, emptied, for the next one: an
   /// in-place edit allocates nothing. (If an observer kept the change set,
   /// emptying the buffer copies it, as publishing it would have allocated.)
-  /// During delivery the change waits in the queue, in a buffer of its own.
+  /// During delivery the change waits in the queue, in the queue's spare
+  /// buffer (``_reclaimUpdates(of:)``).
   @inlinable
   func _publishUpdate(_ update: consuming ChangeSet<Element>.Update) {
     guard !_isDelivering else {
-      _publish(ChangeSet(updates: [update]))
+      // The change waits in the queue, in the queue's spare buffer, which
+      // the delivery gives back once it is over.
+      var updates: [ChangeSet<Element>.Update] = []
+      swap(&updates, &_spareQueuedUpdates)
+      updates.append(update)
+      _publish(ChangeSet(updates: updates))
       return
     }
     var updates: [ChangeSet<Element>.Update] = []

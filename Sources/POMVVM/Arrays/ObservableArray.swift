@@ -107,6 +107,12 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _spareUpdates: [ChangeSet<Element>.Update] = []
+  /// The emptied buffer of the last one-update change that waited in the
+  /// queue: a reaction's edit of one element, which the next reaction's
+  /// reuses.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _spareQueuedUpdates: [ChangeSet<Element>.Update] = []
   /// The contents object the next change publishes its contents in, kept
   /// from a delivered change that nobody held (``_releaseContents(of:)``).
   @usableFromInline
@@ -392,7 +398,23 @@ public final class ObservableArray<Element: Identifiable> {
     _releaseQueuedContents(root: &change)
     // Not `removeAll(keepingCapacity:)`: it destroys through the value
     // witnesses, which costs more than the queued change's delivery.
-    while _pending.popLast() != nil {}
+    while var queued = _pending.popLast() { _reclaimUpdates(of: &queued) }
+  }
+
+  /// Keeps the buffer of a delivered one-update change from the queue,
+  /// emptied, as the spare for the next (if there is none yet).
+  ///
+  /// If an observer kept the change, emptying the buffer copies it, as
+  /// queuing the next update would have allocated one.
+  @inlinable
+  func _reclaimUpdates(of queued: inout _PendingChange<Element>) {
+    guard _spareQueuedUpdates.capacity == 0, queued.change._changeSet.updates.count == 1 else {
+      return
+    }
+    var updates: [ChangeSet<Element>.Update] = []
+    swap(&updates, &queued.change._changeSet.updates)
+    _ = updates.popLast()
+    _spareQueuedUpdates = updates
   }
 
   /// A contents object for the change just numbered: the spare one, or a
