@@ -384,7 +384,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     // through the array's subscript copies the whole row, through its
     // value witnesses.
     // Where each touched row was, before any leaves.
-    touched.withUnsafeMutableBufferPointer { rows in
+    Self.withRows(&touched) { rows in
       for index in rows.indices {
         guard let node = tree.node(of: rows[index].id) else { continue }
         let number = tree.tree(ofNode: node)
@@ -398,7 +398,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     var emptied: [Int] = []
     // Where each belongs now.
     var appeared: [Key] = []
-    touched.withUnsafeMutableBufferPointer { rows in
+    Self.withRows(&touched) { rows in
       for index in rows.indices where rows[index].oldKey != nil {
         if let (number, _) = tree.remove(rows[index].id), tree.count(of: number) == 0 {
           emptied.append(rows[index].oldSection)
@@ -451,7 +451,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     var insertedSections: [Int] = []
     for key in appeared where !isFlat { insertedSections.append(sectionIndex(of: key).index) }
     insertedSections.sort()
-    touched.withUnsafeMutableBufferPointer { rows in
+    Self.withRows(&touched) { rows in
       for index in rows.indices {
         guard let key = rows[index].newKey else { continue }
         rows[index].newRow = _required(tree.rank(of: rows[index].id), "row not inserted")
@@ -460,6 +460,19 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     }
     return Step(
       touched: touched, deletedSections: deletedSections, insertedSections: insertedSections)
+  }
+
+  /// Calls `body` with the rows in a buffer.
+  ///
+  /// Nonisolated, so that the standard library calls a nonisolated
+  /// closure: an isolated one passed to it is checked for its executor on
+  /// every call.
+  @inline(__always)
+  @inlinable
+  nonisolated static func withRows<Result>(
+    _ rows: inout [Touched], _ body: (UnsafeMutableBufferPointer<Touched>) -> Result
+  ) -> Result {
+    rows.withUnsafeMutableBufferPointer { body($0) }
   }
 
   /// Where `element`, at `position` in the array, goes in tree `number`.
