@@ -156,6 +156,50 @@ struct QueryInPlaceTests {
     #expect(query.ids == Self.fresh(array))
   }
 
+  /// The query remembers the rows of the last two elements it found, for
+  /// two edited in turn (an edit and its reaction): a change of the rows
+  /// between their edits must move the rows both report, in their own
+  /// sections.
+  @Test func theRowsOfTwoElementsEditedInTurnFollowTheRowsBetweenTheirEdits() {
+    // No ties: a prime added to a text keeps it between its neighbours.
+    let array = ObservableArray([
+      TestItem(1, "b"), TestItem(2, "a"), TestItem(3, "d"), TestItem(4, "f"),
+    ])
+    // Sections by `on`: every element starts off, in one section.
+    let query = array.query(sortedBy: { $0.text < $1.text }, sectionedBy: { $0.on ? 0 : 1 })
+    var reloads: [RowPath] = []
+    let observer = query.observeChanges { reloads += $0.batchUpdate.reloads }
+    var expected: [RowPath] = []
+    func edit(_ id: Int) {
+      array.cell(for: id)?.value.text += "'"
+      for (section, ids) in query.sections.map({ $0.elements.map(\.id) }).enumerated() {
+        if let row = ids.firstIndex(of: id) { expected.append(RowPath(section: section, row: row)) }
+      }
+    }
+    // [2, 1, 3, 4]: 1 and 4 in turn, twice.
+    edit(1)
+    edit(4)
+    edit(1)
+    edit(4)
+    // 2 goes first, to a section of its own: both rows move up, and 4's
+    // is the one found last.
+    array.cell(for: 2)?.value.on = true
+    edit(4)
+    edit(1)
+    // A new row before both, in their section.
+    array.insert(TestItem(5, "a"), at: 0)
+    edit(1)
+    edit(4)
+    observer.cancel()
+    #expect(
+      expected == [
+        RowPath(section: 0, row: 1), RowPath(section: 0, row: 3), RowPath(section: 0, row: 1),
+        RowPath(section: 0, row: 3), RowPath(section: 1, row: 2), RowPath(section: 1, row: 0),
+        RowPath(section: 1, row: 1), RowPath(section: 1, row: 3),
+      ])
+    #expect(reloads == expected)
+  }
+
   @Test func theRowOfAnElementEditedAgainInASectionFollowsRowsThatMoveAcrossSections() {
     let array = Self.makeArray()
     // Sections by `on`: every element starts off, in one section.

@@ -59,12 +59,30 @@ final class _OrderTree<ID: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var shape: UInt64 = 0
-  /// The node, rank and shape of the last ``rank(node:)``: an element
-  /// edited again and again in place (a detail screen's field, typed
-  /// into) finds its row without the walk to the root.
+  /// The tree and rank of the last two nodes located (``locate(_:)``),
+  /// newest first, with the shape they were found at: an element edited
+  /// again and again in place (a detail screen's field, typed into), or
+  /// two edited in turn (an edit and its reaction), find their rows
+  /// without the walk to the root.
   @usableFromInline
   @exclusivity(unchecked)
-  var lastRank: (node: Int32, rank: Int, shape: UInt64) = (-1, 0, 0)
+  var located = (Location(), Location())
+
+  /// Where a node was found: its tree and its rank there, at a shape.
+  @usableFromInline
+  struct Location {
+    @usableFromInline
+    var node: Int32 = -1
+    @usableFromInline
+    var tree: Int32 = 0
+    @usableFromInline
+    var rank = 0
+    @usableFromInline
+    var shape: UInt64 = 0
+
+    @inlinable
+    init() {}
+  }
 
   @inlinable
   init() {}
@@ -127,12 +145,10 @@ final class _OrderTree<ID: Hashable> {
   }
 
   /// The tree that `node` is in.
+  ///
+  /// - Complexity: O(log *n*) expected.
   @inlinable
-  func tree(ofNode start: Int32) -> Int {
-    var node = start
-    while parent[Int(node)] >= 0 { node = parent[Int(node)] }
-    return Int(-parent[Int(node)] - 2)
-  }
+  func tree(ofNode node: Int32) -> Int { locate(node).tree }
 
   /// The position of `id` within its tree.
   ///
@@ -143,19 +159,40 @@ final class _OrderTree<ID: Hashable> {
     return rank(node: node)
   }
 
+  /// The position of `node` within its tree.
+  ///
+  /// - Complexity: O(log *n*) expected.
   @inlinable
-  func rank(node start: Int32) -> Int {
-    if lastRank.node == start && lastRank.shape == shape { return lastRank.rank }
+  func rank(node: Int32) -> Int { locate(node).rank }
+
+  /// The tree of `node` and its rank there, found in one walk to the root,
+  /// or remembered from one of the last two walks if the shape has not
+  /// changed since.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func locate(_ start: Int32) -> (tree: Int, rank: Int) {
+    if located.0.node == start && located.0.shape == shape {
+      return (Int(located.0.tree), located.0.rank)
+    }
+    if located.1.node == start && located.1.shape == shape {
+      return (Int(located.1.tree), located.1.rank)
+    }
     var node = start
     var rank = Int(sizeOf(left[Int(node)]))
-    while true {
-      let up = parent[Int(node)]
-      if up < 0 { break }
+    var up = parent[Int(node)]
+    while up >= 0 {
       if right[Int(up)] == node { rank += Int(sizeOf(left[Int(up)])) + 1 }
       node = up
+      up = parent[Int(node)]
     }
-    lastRank = (start, rank, shape)
-    return rank
+    let tree = -up - 2
+    located.1 = located.0
+    located.0.node = start
+    located.0.tree = tree
+    located.0.rank = rank
+    located.0.shape = shape
+    return (Int(tree), rank)
   }
 
   /// The id at `position` of tree `tree`.
