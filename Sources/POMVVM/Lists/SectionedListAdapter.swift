@@ -253,9 +253,7 @@ where View.Key: Comparable {
       let engine = query._engine
       fits = _latest.follow(
         batch, key: { engine.sections[$0].key },
-        sectionIDs: { section in
-          engine.tree.ids(of: engine.sections[section].tree)
-        },
+        sectionIDs: { engine.ids(inSection: $0) },
         id: { query._id(at: $0) })
       return fits && _latest.keys.count == engine.sections.count && _latest.count == engine.count
     }

@@ -316,26 +316,6 @@ final class _OrderTree<ID: Hashable> {
     }
   }
 
-  /// The number of rows of tree `tree` that come before a new row: descends
-  /// with `isBefore(other)`, which says whether the new row goes before the
-  /// row with id `other`.
-  ///
-  /// - Complexity: O(log *n*) expected calls of `isBefore`.
-  @inlinable
-  func insertionRank(in tree: Int, isBefore: (ID) -> Bool) -> Int {
-    var node = roots[tree]
-    var rank = 0
-    while node >= 0 {
-      if isBefore(ids[Int(node)]) {
-        node = left[Int(node)]
-      } else {
-        rank += Int(sizeOf(left[Int(node)])) + 1
-        node = right[Int(node)]
-      }
-    }
-    return rank
-  }
-
   /// The number of rows of tree `tree` that go before a new row, and the
   /// node of the first row that does not (or -1): descends with
   /// `isBelow(other)`, which says whether the row with id `other` goes

@@ -128,9 +128,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// Where `id` is shown: its section's index and its row.
   @inlinable
   func path(of id: Element.ID) -> RowPath? {
-    guard let tree = tree.tree(of: id), let key = keyOfTree[tree],
-      let row = self.tree.rank(of: id)
-    else { return nil }
+    guard let node = tree.node(of: id) else { return nil }
+    let (number, row) = tree.locate(node)
+    guard let key = keyOfTree[number] else { return nil }
     return RowPath(section: sectionIndex(of: key).index, row: row)
   }
 
@@ -387,10 +387,10 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     Self.withRows(&touched) { rows in
       for index in rows.indices {
         guard let node = tree.node(of: rows[index].id) else { continue }
-        let number = tree.tree(ofNode: node)
+        let (number, row) = tree.locate(node)
         let key = _required(keyOfTree[number], "tree \(number) has no section")
         rows[index].oldKey = key
-        rows[index].oldRow = tree.rank(node: node)
+        rows[index].oldRow = row
         rows[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
       }
     }
@@ -510,9 +510,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         let nextPosition = Self.position(of: tree.ids[Int(next)], in: elements, index: index)
         if order(element, elements[nextPosition]) { return rank }
       }
-      return tree.insertionRank(in: number) { other in
-        isBefore(element, at: position, other, in: elements, index: index, by: order)
-      }
+      return tree.lowerBound(in: number) { other in
+        !isBefore(element, at: position, other, in: elements, index: index, by: order)
+      }.rank
     }
   }
 
@@ -669,7 +669,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ///
   /// Nonisolated and given the array's state, so that a descent's
   /// comparisons carry no executor checks and no retains of the array;
-  /// the elements are read in place, so a comparison copies none of them.
+  /// the id probes read the elements in place.
   @inlinable
   nonisolated static func isBefore(
     _ element: Element, at position: Int, _ other: Element.ID,
@@ -695,20 +695,6 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       preconditionFailure("LiveQuery: a row is not in the array")
     }
     return position
-  }
-
-  /// Whether `element`, at `position` in the array, goes before the row of
-  /// `other`: by the sort order, then by the array's order.
-  @inline(__always)
-  @inlinable
-  func isBefore(_ element: Element, at position: Int, _ other: Element.ID) -> Bool {
-    let otherPosition = _required(array._index(of: other), "row \(other) is not in the array")
-    if let order = areInIncreasingOrder {
-      let otherElement = array._elements[otherPosition]
-      if order(element, otherElement) { return true }
-      if order(otherElement, element) { return false }
-    }
-    return position < otherPosition
   }
 
   /// Marks, among rows that stayed in one section, those that keep their
