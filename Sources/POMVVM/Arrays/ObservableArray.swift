@@ -373,7 +373,7 @@ public final class ObservableArray<Element: Identifiable> {
       change: ArrayChange(changeSet: changeSet, array: _takeContents()),
       sequence: _changeSequence, leaving: leaving)
     guard !_isDelivering else {
-      _pending.append(change)
+      _pending.append(consume change)
       return
     }
     _isDelivering = true
