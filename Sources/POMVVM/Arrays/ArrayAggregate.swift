@@ -143,8 +143,13 @@ extension ArrayCount {
     for insertion in changeSet.insertions where predicate(insertion.element) {
       delta += 1
     }
-    for update in changeSet.updates {
-      delta += (predicate(update.newElement) ? 1 : 0) - (predicate(update.oldElement) ? 1 : 0)
+    // By index, not by copies of the updates: a copy copies both elements,
+    // through value witnesses.
+    let updates = changeSet.updates
+    for index in updates.indices {
+      delta +=
+        (predicate(updates[index].newElement) ? 1 : 0)
+        - (predicate(updates[index].oldElement) ? 1 : 0)
     }
     guard delta != 0 else { return nil }
     storage._setQuietly(storage._value + delta)

@@ -372,10 +372,10 @@ extension ObservableArray {
         lastValue: leaving.lastValue, isUnchanged: _isUnchanged, into: &touched)
     }
     guard !_cells.isEmpty else { return }
-    let change = pending.change
-    let changeSet = change.changeSet
-    if changeSet.isReload {
-      let newElements = change._newElements
+    // The change's parts are read in place: a copy of the change retains
+    // each of its buffers.
+    if pending.change._changeSet.reload != nil {
+      let newElements = pending.change._newElements
       var present: [Element.ID: Int] = [:]
       present.reserveCapacity(newElements.count)
       for (index, element) in newElements.enumerated() {
@@ -387,8 +387,11 @@ extension ObservableArray {
       }
       return
     }
-    for update in changeSet.updates {
-      let id = update.newElement.id
+    // By index, not by copies of the updates: a copy copies both elements,
+    // through value witnesses.
+    let updates = pending.change._changeSet.updates
+    for index in updates.indices {
+      let id = updates[index].newElement.id
       // A cell still in this array is the one the table holds for its id.
       // The writing cell lives until its write is delivered: it is neither
       // retained here nor in `touched`.
@@ -397,13 +400,14 @@ extension ObservableArray {
       {
         _withGuaranteed(writing) { cell in
           if !_reflects(cell, pending) {
-            cell._storeGuaranteed(update.newElement, isDuplicate: _isUnchanged, into: &touched)
+            cell._storeGuaranteed(
+              updates[index].newElement, isDuplicate: _isUnchanged, into: &touched)
           }
         }
         continue
       }
       guard let cell = _cells.cell(for: id), !_reflects(cell, pending) else { continue }
-      cell._store(update.newElement, isDuplicate: _isUnchanged, into: &touched)
+      cell._store(updates[index].newElement, isDuplicate: _isUnchanged, into: &touched)
     }
   }
 }
