@@ -89,6 +89,10 @@ enum _ChangeContents<Element> {
   case stored([Element])
   case deferred(_DeferredElements<Element>)
   case array(_ArrayContents<Element>)
+  /// What a change holds once the kit has taken its contents back: no
+  /// elements. Unlike `.stored([])`, it holds no reference, so setting it
+  /// and overwriting it cost no reference counting.
+  case empty
 
   /// The contents.
   @inlinable
@@ -97,6 +101,7 @@ enum _ChangeContents<Element> {
     case .stored(let elements): elements
     case .deferred(let contents): contents.elements
     case .array(let contents): contents.elements
+    case .empty: []
     }
   }
 
@@ -108,6 +113,7 @@ enum _ChangeContents<Element> {
     case .stored(let elements): elements
     case .deferred(let contents): contents.freeze()
     case .array(let contents): contents._elementsOnMainActor
+    case .empty: []
     }
   }
 
@@ -118,6 +124,7 @@ enum _ChangeContents<Element> {
     case .stored(let elements): elements.count
     case .deferred(let contents): contents.count
     case .array(let contents): contents.count
+    case .empty: 0
     }
   }
 }

@@ -467,7 +467,7 @@ public final class ObservableArray<Element: Identifiable> {
   @inlinable
   func _releaseContents(of pending: inout _PendingChange<Element>) {
     guard case .array(var contents) = pending.change._storage else { return }
-    pending.change._storage = .stored([])
+    pending.change._storage = .empty
     if isKnownUniquelyReferenced(&contents) {
       _spareContents = contents
     } else if contents._frozen == nil {
@@ -485,7 +485,7 @@ public final class ObservableArray<Element: Identifiable> {
     var later = _pending.endIndex
     func release(_ pending: inout _PendingChange<Element>) {
       guard case .array(var held) = pending.change._storage else { return }
-      pending.change._storage = .stored([])
+      pending.change._storage = .empty
       if isKnownUniquelyReferenced(&held) {
         held._frozen = nil
         if _spareContents == nil {

@@ -489,7 +489,7 @@ public final class LiveQuery<Element: Identifiable> {
         source: self, count: _engine.count, contents: _engine.array._currentContents(),
         sequence: _engine.array._changeSequence))
     _observers.send(change)
-    change._storage = .stored([])
+    change._storage = .empty
   }
 
   /// Lets go of the last change's contents; if someone still holds the

@@ -48,7 +48,7 @@ final class _QuerySnapshot<Source: _SnapshotSource>: _DeferredElements<Source.Ro
   @usableFromInline
   override func _make() -> [Source.Row] {
     let rows = source._snapshotRows(contents: contents, sequence: sequence)
-    contents = .stored([])
+    contents = .empty
     return rows
   }
 }
@@ -82,7 +82,9 @@ struct _SnapshotSlot<Source: _SnapshotSource> {
   ) -> _QuerySnapshot<Source> {
     let snapshot: _QuerySnapshot<Source>
     if let spare = spare.take() {
-      spare._frozen = nil
+      // Made only if an observer read the last change: clearing it
+      // unconditionally costs a release and a retain of `spare`.
+      if spare._frozen != nil { spare._frozen = nil }
       spare.count = count
       spare.contents = contents
       spare.sequence = sequence
@@ -103,7 +105,7 @@ struct _SnapshotSlot<Source: _SnapshotSource> {
     if isKnownUniquelyReferenced(&snapshot) {
       // Not the array's contents: the array takes them back once its
       // delivery ends, and reuses them if nobody holds them.
-      snapshot.contents = .stored([])
+      snapshot.contents = .empty
       spare = snapshot
     } else {
       snapshot.freeze()
