@@ -618,6 +618,48 @@ struct UndoHistoryTests {
     #expect(history.undoCount == 0)
   }
 
+  @Test func aStepOfAReleasedArrayAndALiveCellUndoesTheCellAlone() {
+    let history = UndoHistory()
+    let name = Observable("a")
+    history.track(name)
+    weak var weakArray: ObservableArray<TestItem>?
+    do {
+      let array = Self.makeArray()
+      history.track(array)
+      history.transaction("Both") {
+        array.append(TestItem(4))
+        name.value = "b"
+      }
+      weakArray = array
+    }
+    #expect(weakArray == nil)
+    // The step still changes a live cell: it stays, and applies to it alone.
+    #expect(history.undoCount == 1)
+    #expect(history.undo())
+    #expect(name.value == "a")
+    #expect(history.redo())
+    #expect(name.value == "b")
+  }
+
+  @Test func anArrayTrackedAfterAReleasedOneIsRecordedOnItsOwn() {
+    let history = UndoHistory()
+    do {
+      let array = Self.makeArray()
+      history.track(array)
+      array.update(TestItem(1, "edited"))
+    }
+    // A new array (which may reuse the released one's memory) is tracked
+    // anew, and its edit of the same id is a step of its own, not merged
+    // into the released array's record.
+    let array = Self.makeArray()
+    history.track(array)
+    array.update(TestItem(1, "again"))
+    #expect(history.undoCount == 1)
+    #expect(history.undo())
+    #expect(array[id: 1]?.text == "first")
+    #expect(history.undoCount == 0)
+  }
+
   @Test func aReleasedHistoryStopsRecording() {
     let array = Self.makeArray()
     weak var weakHistory: UndoHistory?

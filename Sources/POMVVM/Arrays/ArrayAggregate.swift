@@ -39,8 +39,10 @@ struct _WeakAggregate<Element: Identifiable> {
   }
 }
 
-/// Whether an aggregate or a query lives: its deinit says it no longer
-/// does, so that the array's calls to it stop without a weak reference.
+/// Whether an aggregate, a query or an array lives: its deinit says it no
+/// longer does, so that calls to it stop without a weak reference (a weak
+/// reference gives an object a side table, which makes every retain and
+/// release of it take the slow path).
 @MainActor
 @usableFromInline
 final class _AggregateLife {

@@ -102,6 +102,11 @@ public final class ObservableArray<Element: Identifiable> {
   @usableFromInline
   @exclusivity(unchecked)
   var _pending: [_PendingChange<Element>] = []
+  /// Whether the array lives, for the records of an ``UndoHistory``, which
+  /// refer to it without a weak reference: one would make every retain and
+  /// release of the array, on every change, take the slow path.
+  @usableFromInline
+  let _life = _AggregateLife()
   /// An empty buffer with room for one update, which the next in-place
   /// edit publishes its change in (``_publishUpdate(_:)``).
   @usableFromInline
@@ -264,6 +269,7 @@ public final class ObservableArray<Element: Identifiable> {
   }
 
   isolated deinit {
+    _life.isAlive = false
     _LiveArrays.remove(_observers)
   }
 

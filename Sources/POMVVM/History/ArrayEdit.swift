@@ -22,9 +22,13 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   // The fields are touched only on the main actor, by accesses that never
   // span a call out of the edit (`absorb(_:)` merges into the change set on
   // every tracked change): no run-time exclusivity checks.
+  /// The array, read only while `life` says it lives: not a weak
+  /// reference, which would give the array a side table (see
+  /// ``ObservableArray/_life``).
   @usableFromInline
-  @exclusivity(unchecked)
-  weak var array: ObservableArray<Element>?
+  unowned(unsafe) let _array: ObservableArray<Element>
+  @usableFromInline
+  let _life: _AggregateLife
   /// The change, forward; its moves are by index, so `movedIDs` names them.
   @usableFromInline
   @exclusivity(unchecked)
@@ -49,7 +53,8 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
 
   @inlinable
   init(array: ObservableArray<Element>, change: ArrayChange<Element>) {
-    self.array = array
+    _array = array
+    _life = array._life
     changeSet = change.changeSet
     if change.changeSet.reload != nil {
       (changeSet, order) = Self.byID(change.changeSet, isUnchanged: array._isUnchanged)
@@ -139,8 +144,12 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
     return movedIDs
   }
 
+  /// The array, while it lives.
+  @inlinable
+  var array: ObservableArray<Element>? { _life.isAlive ? _array : nil }
+
   @usableFromInline
-  var isAlive: Bool { array != nil }
+  var isAlive: Bool { _life.isAlive }
 
   @usableFromInline
   var object: AnyObject? { array }

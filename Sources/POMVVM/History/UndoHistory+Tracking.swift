@@ -21,12 +21,17 @@ extension UndoHistory {
   ) {
     guard
       let sentinel = _startTracking(
-        array, isArray: true, delivery: { [weak array] in array?._deliveryRoot })
+        array, isArray: true, isAlive: { [life = array._life] in life.isAlive },
+        delivery: { [unowned(unsafe) array, life = array._life] in
+          life.isAlive ? array._deliveryRoot : nil
+        })
     else { return }
     // Specialized in the caller: it runs on every change of the array.
-    let subscription = array.observeChanges { [weak self, weak array] change in
+    // Nothing here refers to the array weakly (see `ObservableArray._life`):
+    // only the array calls this, while it delivers, so it lives then.
+    let subscription = array.observeChanges { [weak self, unowned(unsafe) array] change in
       extendLifetime(sentinel)
-      guard let self, let array else { return }
+      guard let self else { return }
       guard self._isRecording else {
         self._skip(array)
         return
@@ -71,7 +76,7 @@ extension UndoHistory {
   ) {
     guard
       let sentinel = _startTracking(
-        cell, isArray: false,
+        cell, isArray: false, isAlive: { [weak cell] in cell != nil },
         delivery: { [weak cell] in cell?._deliveryPass })
     else { return }
     let shadow = _CellShadow(cell._value)
@@ -110,18 +115,21 @@ extension UndoHistory {
   ///   - object: The array or cell.
   ///   - isArray: Whether it is an array: undo and redo refuse while one
   ///     delivers a change.
+  ///   - isAlive: Whether the object still lives.
   ///   - delivery: The number of the object's delivery under way, if any.
   /// - Returns: A sentinel for the subscription to hold: when the object
   ///   goes, its observers go, and the sentinel tells the history to drop
   ///   the steps that only changed released objects.
   @usableFromInline
   func _startTracking(
-    _ object: AnyObject, isArray: Bool, delivery: @escaping @MainActor () -> UInt64?
+    _ object: AnyObject, isArray: Bool, isAlive: @escaping @MainActor () -> Bool,
+    delivery: @escaping @MainActor () -> UInt64?
   ) -> _ReleaseSentinel? {
     let id = ObjectIdentifier(object)
-    if tracked.contains(where: { $0.id == id && $0.object != nil }) { return nil }
-    tracked.removeAll { $0.object == nil }
-    tracked.append(_TrackedObject(id: id, object: object, isArray: isArray, delivery: delivery))
+    if tracked.contains(where: { $0.id == id && $0.isAlive() }) { return nil }
+    tracked.removeAll { !$0.isAlive() }
+    tracked.append(
+      _TrackedObject(id: id, isAlive: isAlive, isArray: isArray, delivery: delivery))
     return _ReleaseSentinel(self)
   }
 }

@@ -501,7 +501,7 @@ public final class UndoHistory {
     guard let number = key.number else { return false }
     if key.object == current.object { return current.number == number }
     guard let index = tracked.firstIndex(where: { $0.id == key.object }),
-      tracked[index].object != nil
+      tracked[index].isAlive()
     else { return false }
     return tracked[index].delivery() == number
   }
@@ -552,12 +552,14 @@ public final class UndoHistory {
   }
 }
 
-/// A tracked object, held weakly.
+/// A tracked object, not kept alive.
 @MainActor
 struct _TrackedObject {
   /// The object's identity, while it lives.
   let id: ObjectIdentifier
-  weak var object: AnyObject?
+  /// Whether the object still lives: a weak reference's test for a cell, the
+  /// array's own flag for an array (see ``ObservableArray/_life``).
+  let isAlive: @MainActor () -> Bool
   /// Whether the object is an array (undo refuses while one delivers).
   let isArray: Bool
   /// The number of the object's delivery under way — the change being
