@@ -22,7 +22,7 @@ final class _ArrayEdit<Element: Identifiable>: _UndoRecord {
   // The fields are touched only on the main actor, by accesses that never
   // span a call out of the edit (`absorb(_:)` merges into the change set on
   // every tracked change): no run-time exclusivity checks.
-  /// The array, read only while `life` says it lives: not a weak
+  /// The array, read only while `_life` says it lives: not a weak
   /// reference, which would give the array a side table (see
   /// ``ObservableArray/_life``).
   @usableFromInline
