@@ -41,6 +41,12 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @usableFromInline
   @exclusivity(unchecked)
   var _snapshots = _SnapshotSlot<SectionedQuery>()
+  /// The buffer of the last one-row batch, emptied, for the next: a row
+  /// redrawn in place allocates nothing unless an observer kept its batch
+  /// (``_reload(_:)``).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _spareReloadPaths: [RowPath] = []
 
   @inlinable
   init(
@@ -254,7 +260,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       if let (section, row) = _engine.followInPlace(change.changeSet) {
         // One update whose row stays: no step, no rows to compare.
         guard row >= 0 else { return }
-        _publish(Self._reload(RowPath(section: section, row: row)))
+        _publish(_reload(RowPath(section: section, row: row)))
         return
       }
       let step = _engine.follow(change)
@@ -283,10 +289,13 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   }
 
   /// The batch of one row redrawn in place: its reloads and its changed
-  /// rows share one buffer (copied on write), one allocation.
+  /// rows share one buffer (copied on write), the spare one that `_send`
+  /// took back from the last such batch.
   @inlinable
-  nonisolated static func _reload(_ path: RowPath) -> SectionedBatchUpdate {
-    let paths = [path]
+  func _reload(_ path: RowPath) -> SectionedBatchUpdate {
+    var paths: [RowPath] = []
+    swap(&paths, &_spareReloadPaths)
+    paths.append(path)
     return SectionedBatchUpdate(reloads: paths, changedRows: paths)
   }
 
@@ -304,7 +313,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       let changed = touched[0].changed
       if oldRow >= 0, oldRow == newRow, oldSection == newSection, sameKey {
         guard changed else { return SectionedBatchUpdate() }
-        return Self._reload(RowPath(section: newSection, row: newRow))
+        return _reload(RowPath(section: newSection, row: newRow))
       }
       if oldRow >= 0, newRow >= 0, !sameKey {
         // Across sections that stay (a toggle of the grouping field): one
@@ -392,7 +401,16 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     let snapshot = _snapshots.make(
       source: self, count: _engine.sections.count, contents: _engine.array._currentContents(),
       sequence: _engine.array._changeSequence)
-    _observers.send(SectionedChange(batchUpdate: batch, deferred: snapshot, number: _publishCount))
+    let change = SectionedChange(batchUpdate: batch, deferred: snapshot, number: _publishCount)
+    _observers.send(change)
+    // A one-row batch's buffer is kept for the next (`_reload(_:)`), once
+    // the change lets go of it; emptying it copies it only if an observer
+    // kept the change, as the next batch would have allocated one.
+    guard change.batchUpdate.reloads.count == 1 else { return }
+    var paths = change.batchUpdate.reloads
+    _ = consume change
+    paths.removeAll(keepingCapacity: true)
+    _spareReloadPaths = paths
   }
 
   /// Lets go of the last change's contents; if someone still holds the

@@ -122,6 +122,30 @@ struct QuerySnapshotTests {
       ])
   }
 
+  /// A sectioned query redraws a row in place in a batch whose buffer it
+  /// reuses for the next one once nobody holds it: a held batch must keep
+  /// its own row, and each delivery must carry its own row alone.
+  @Test func aHeldSectionedBatchOfARowRedrawnInPlaceKeepsItsOwnRow() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: Self.byText, sectionedBy: { $0.id == 1 ? 1 : 0 })
+    var held: SectionedBatchUpdate?
+    var seen: [String] = []
+    let observer = query.observeChanges { change in
+      if held == nil { held = change.batchUpdate }
+      seen.append("\(change.batchUpdate.reloads) \(change.batchUpdate.changedRows)")
+    }
+    // Edits whose rows stay: one row redrawn in place each.
+    array.cell(for: 3)?.value.on.toggle()
+    array.cell(for: 2)?.value.on.toggle()
+    array.cell(for: 1)?.value.on.toggle()
+    array.cell(for: 3)?.value.on.toggle()
+    observer.cancel()
+    #expect(seen == ["[0.1] [0.1]", "[0.0] [0.0]", "[1.0] [1.0]", "[0.1] [0.1]"])
+    #expect(held?.reloads == [RowPath(section: 0, row: 1)])
+    #expect(held?.changedRows == [RowPath(section: 0, row: 1)])
+    #expect(held?.deletions.isEmpty == true && held?.insertions.isEmpty == true)
+  }
+
   @Test(arguments: [false, true])
   func aQueryReleasedDuringTheArraysDeliveryStopsFollowingIt(sectioned: Bool) {
     let array = Self.makeArray()
