@@ -446,13 +446,14 @@ public final class ObservableArray<Element: Identifiable> {
   /// makes every retain of it take the slow path. The flag stops the
   /// observer once the query is going; until then the query is valid, even
   /// between its last release off the main actor and its deinit.
+  ///
+  /// The query's `_receive(_:)` is called directly, not through a closure
+  /// the query passes: one call fewer on every change.
   @inlinable
-  func _observe<Query: AnyObject>(
-    for query: Query, life: _AggregateLife,
-    _ receive: @escaping @MainActor (Query, ArrayChange<Element>) -> Void
-  ) -> Subscription {
+  func _observe<Query: _ArrayFollower>(for query: Query, life: _AggregateLife) -> Subscription
+  where Query.Followed == Element {
     observeChanges { [unowned(unsafe) query] change in
-      if life.isAlive { receive(query, change) }
+      if life.isAlive { query._receive(change) }
     }
   }
 
@@ -580,6 +581,16 @@ public final class ObservableArray<Element: Identifiable> {
       _aggregates.removeAll { !$0.life.isAlive }
     }
   }
+}
+
+/// A query that follows an array's changes (``ObservableArray/_observe(for:life:)``).
+@MainActor
+@usableFromInline
+protocol _ArrayFollower: AnyObject {
+  /// The array's elements.
+  associatedtype Followed: Identifiable
+  /// Follows one change of the array.
+  func _receive(_ change: ArrayChange<Followed>)
 }
 
 /// The bits of an ``ArrayChange``, copied without retaining what it holds:

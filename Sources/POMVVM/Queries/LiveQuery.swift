@@ -86,7 +86,7 @@ public final class LiveQuery<Element: Identifiable> {
       array: array, isIncluded: isIncluded, areInIncreasingOrder: areInIncreasingOrder,
       sectionKey: { _ in .only }, sectionOrder: { _, _ in false }, flatKey: .only)
     _observers._setOrigin(.aggregate, fileID: fileID, line: line)
-    _subscription = array._observe(for: self, life: _life) { $0._receive($1) }
+    _subscription = array._observe(for: self, life: _life)
     _subscription?._setOrigin(fileID: fileID, line: line)
   }
 
@@ -498,6 +498,11 @@ public final class LiveQuery<Element: Identifiable> {
   func _retireSnapshot() {
     _snapshots.retire()
   }
+}
+
+extension LiveQuery: _ArrayFollower {
+  @usableFromInline
+  typealias Followed = Element
 }
 
 extension LiveQuery: _SnapshotSource {

@@ -58,7 +58,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       array: array, isIncluded: isIncluded, areInIncreasingOrder: areInIncreasingOrder,
       sectionKey: sectionKey, sectionOrder: sectionOrder, flatKey: nil)
     _observers._setOrigin(.aggregate, fileID: fileID, line: line)
-    _subscription = array._observe(for: self, life: _life) { $0._receive($1) }
+    _subscription = array._observe(for: self, life: _life)
     _subscription?._setOrigin(fileID: fileID, line: line)
   }
 
@@ -419,6 +419,11 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   func _retireSnapshot() {
     _snapshots.retire()
   }
+}
+
+extension SectionedQuery: _ArrayFollower {
+  @usableFromInline
+  typealias Followed = Element
 }
 
 extension SectionedQuery: _SnapshotSource {
