@@ -575,9 +575,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       return (-1, -1)
     }
     guard isIncluded(element) else { return nil }
-    // A flat query has one tree; a sectioned one finds the node's by
-    // walking up to its root.
-    let number = isFlat ? 0 : tree.tree(ofNode: node)
+    // The node's tree (its section) and its row, in one walk to the root.
+    let (number, row) = tree.locate(node)
     guard let oldKey = keyOfTree[number] else { return nil }
     let key: Key
     if let flatKey {
@@ -593,7 +592,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         || keepsNeighbours(node, element, at: position, in: array._elements)
     else { return nil }
     caughtUp()
-    return (isFlat ? 0 : sectionIndex(of: key).index, tree.rank(node: node))
+    return (isFlat ? 0 : sectionIndex(of: key).index, row)
   }
 
   /// Whether `element`, at `position` in `elements` (the array now), still
