@@ -3,10 +3,16 @@
 public struct SectionedChange<Key: Hashable, Element: Identifiable> {
   /// What changed, as one batch update of a table or collection view with
   /// sections, valid for UIKit.
-  public let batchUpdate: SectionedBatchUpdate
+  @inlinable
+  public var batchUpdate: SectionedBatchUpdate { _batchUpdate }
+
+  /// Set by the query only, which reuses one change, emptied, for the next
+  /// row redrawn in place.
+  @usableFromInline
+  var _batchUpdate: SectionedBatchUpdate
 
   @usableFromInline
-  let _sections: _ChangeContents<QuerySection<Key, Element>>
+  var _sections: _ChangeContents<QuerySection<Key, Element>>
 
   /// The change's number among those its query published (its query's
   /// count of changes when it was published); `0` when it was made by hand.
@@ -31,18 +37,15 @@ public struct SectionedChange<Key: Hashable, Element: Identifiable> {
   ///   - newSections: The sections right after the change.
   @inlinable
   public init(batchUpdate: SectionedBatchUpdate, newSections: [QuerySection<Key, Element>]) {
-    self.batchUpdate = batchUpdate
+    self._batchUpdate = batchUpdate
     self._sections = .stored(newSections)
   }
 
+  /// A query's change, whose sections it sets while it sends the change.
   @inlinable
-  init(
-    batchUpdate: consuming SectionedBatchUpdate,
-    deferred: _DeferredElements<QuerySection<Key, Element>>, number: Int
-  ) {
-    self.batchUpdate = batchUpdate
-    self._sections = .deferred(deferred)
-    self._number = number
+  init(_batchUpdate batchUpdate: consuming SectionedBatchUpdate) {
+    self._batchUpdate = batchUpdate
+    self._sections = .empty
   }
 }
 

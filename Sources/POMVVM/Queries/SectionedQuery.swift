@@ -41,12 +41,14 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @usableFromInline
   @exclusivity(unchecked)
   var _snapshots = _SnapshotSlot<SectionedQuery>()
-  /// The buffer of the last one-row batch, emptied, for the next: a row
-  /// redrawn in place allocates nothing unless an observer kept its batch
-  /// (``_reload(_:)``).
+  /// The change the query publishes for a row redrawn in place, kept
+  /// between edits with its batch's buffers emptied, so that publishing one
+  /// allocates, retains and releases none of them; `nil` while it is out
+  /// (``_publishReload(_:)``).
   @usableFromInline
   @exclusivity(unchecked)
-  var _spareReloadPaths: [RowPath] = []
+  var _spareChange: SectionedChange<Key, Element>? = SectionedChange(
+    _batchUpdate: SectionedBatchUpdate())
 
   @inlinable
   init(
@@ -260,15 +262,13 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       if let (section, row) = _engine.followInPlace(change.changeSet) {
         // One update whose row stays: no step, no rows to compare.
         guard row >= 0 else { return }
-        _publish(_reload(RowPath(section: section, row: row)))
+        _publishReload(RowPath(section: section, row: row))
         return
       }
-      let step = _engine.follow(change)
-      _publish(_batchUpdate(for: step))
+      _publish(_engine.follow(change))
     case .catchUp(let behind):
       _retireSnapshot()
-      let step = _engine.follow(behind)
-      _publish(_batchUpdate(for: step))
+      _publish(_engine.follow(behind))
     case .reevaluate(_, let changed):
       _reevaluate(changed: changed)
     }
@@ -288,15 +288,42 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _publish(SectionedBatchUpdate.difference(from: old, to: new, changedIDs: changedIDs))
   }
 
-  /// The batch of one row redrawn in place: its reloads and its changed
-  /// rows share one buffer (copied on write), the spare one that `_send`
-  /// took back from the last such batch.
+  /// Publishes one incremental step: a row redrawn in place through the
+  /// spare change, any other step as its batch update.
   @inlinable
-  func _reload(_ path: RowPath) -> SectionedBatchUpdate {
-    var paths: [RowPath] = []
-    swap(&paths, &_spareReloadPaths)
-    paths.append(path)
-    return SectionedBatchUpdate(reloads: paths, changedRows: paths)
+  func _publish(_ step: _QueryEngine<Element, Key>.Step) {
+    let touched = step.touched
+    if touched.count == 1, step.deletedSections.isEmpty, step.insertedSections.isEmpty,
+      touched[0].oldRow >= 0, touched[0].oldRow == touched[0].newRow,
+      touched[0].oldSection == touched[0].newSection, touched[0].oldKey == touched[0].newKey
+    {
+      // In place, the common case: no sets and no sorts. The row's fields
+      // are read in place: a copy goes through its value witnesses.
+      if touched[0].changed {
+        _publishReload(RowPath(section: touched[0].newSection, row: touched[0].newRow))
+      }
+      return
+    }
+    _publish(_batchUpdate(for: step))
+  }
+
+  /// Publishes the batch of one row redrawn in place (its reload and its
+  /// changed row) in the spare change, which comes back emptied once it is
+  /// delivered. An observer that keeps the change keeps its own copy of the
+  /// buffers (emptying them then copies them, as the next batch would have
+  /// allocated). The spare is out only while it is delivered, and the array
+  /// never delivers inside a delivery; a new change would do then.
+  @inlinable
+  func _publishReload(_ path: RowPath) {
+    var change = _spareChange.take() ?? SectionedChange(_batchUpdate: SectionedBatchUpdate())
+    change._batchUpdate.reloads.append(path)
+    change._batchUpdate.changedRows.append(path)
+    _publish(&change)
+    // Each buffer holds the one path (`removeAll(keepingCapacity:)` costs
+    // more than a pop).
+    _ = change._batchUpdate.reloads.popLast()
+    _ = change._batchUpdate.changedRows.popLast()
+    _spareChange = consume change
   }
 
   /// The batch update of one incremental step.
@@ -304,18 +331,13 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
     let touched = step.touched
     if touched.count == 1, step.deletedSections.isEmpty, step.insertedSections.isEmpty {
-      // One row: in place, the common case, it needs no sets and no sorts.
-      // Its fields are read in place: a copy of the row goes through its
+      // One row that moves (one in place goes to `_publishReload(_:)`): its
+      // fields are read in place, as a copy of the row goes through its
       // value witnesses.
       let (oldRow, newRow) = (touched[0].oldRow, touched[0].newRow)
       let (oldSection, newSection) = (touched[0].oldSection, touched[0].newSection)
-      let sameKey = touched[0].oldKey == touched[0].newKey
       let changed = touched[0].changed
-      if oldRow >= 0, oldRow == newRow, oldSection == newSection, sameKey {
-        guard changed else { return SectionedBatchUpdate() }
-        return _reload(RowPath(section: newSection, row: newRow))
-      }
-      if oldRow >= 0, newRow >= 0, !sameKey {
+      if oldRow >= 0, newRow >= 0, touched[0].oldKey != touched[0].newKey {
         // Across sections that stay (a toggle of the grouping field): one
         // move, no sets, no sorts.
         let to = RowPath(section: newSection, row: newRow)
@@ -379,10 +401,18 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @inlinable
   func _publish(_ batch: consuming SectionedBatchUpdate) {
     guard !batch.isEmpty else { return }
+    var change = SectionedChange<Key, Element>(_batchUpdate: batch)
+    _publish(&change)
+  }
+
+  /// Publishes `change`, whose sections are set to the rows now for the
+  /// delivery and let go of after it.
+  @inlinable
+  func _publish(_ change: inout SectionedChange<Key, Element>) {
     if let tracking = _observers._tracking { tracking.changed() }
     _publishCount &+= 1
     let number = _publishCount
-    _send(batch)
+    _send(&change)
     // Unless a nested change retired it already, the change's contents are
     // let go of, or made now if an observer kept the change.
     if _publishCount == number { _retireSnapshot() }
@@ -395,22 +425,16 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   /// change.
   @inlinable
   @inline(never)
-  func _send(_ batch: consuming SectionedBatchUpdate) {
+  func _send(_ change: inout SectionedChange<Key, Element>) {
     // The array's contents by reference while the array delivers: an
     // observer's write to the array then copies nothing.
-    let snapshot = _snapshots.make(
-      source: self, count: _engine.sections.count, contents: _engine.array._currentContents(),
-      sequence: _engine.array._changeSequence)
-    let change = SectionedChange(batchUpdate: batch, deferred: snapshot, number: _publishCount)
+    change._sections = .deferred(
+      _snapshots.make(
+        source: self, count: _engine.sections.count,
+        contents: _engine.array._currentContents(), sequence: _engine.array._changeSequence))
+    change._number = _publishCount
     _observers.send(change)
-    // A one-row batch's buffer is kept for the next (`_reload(_:)`), once
-    // the change lets go of it; emptying it copies it only if an observer
-    // kept the change, as the next batch would have allocated one.
-    guard change.batchUpdate.reloads.count == 1 else { return }
-    var paths = change.batchUpdate.reloads
-    _ = consume change
-    paths.removeAll(keepingCapacity: true)
-    _spareReloadPaths = paths
+    change._sections = .empty
   }
 
   /// Lets go of the last change's contents; if someone still holds the

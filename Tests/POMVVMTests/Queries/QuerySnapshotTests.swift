@@ -122,6 +122,31 @@ struct QuerySnapshotTests {
       ])
   }
 
+  /// A sectioned query sends each row redrawn in place in one change that
+  /// it reuses, emptied, for the next: every held change must keep its own
+  /// batch and the sections as of its own edit.
+  @Test func sectionedChangesHeldAcrossEditsInPlaceEachKeepTheirBatchAndSections() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: Self.byText, sectionedBy: { $0.id == 1 ? 1 : 0 })
+    var held: [SectionedChange<Int, TestItem>] = []
+    let keeper = query.observeChanges { held.append($0) }
+    // Rows that stay: [[2 "a", 3 "b"], [1 "c"]].
+    array.cell(for: 3)?.value.on.toggle()
+    array.cell(for: 1)?.value.text = "e"
+    array.cell(for: 3)?.value.on.toggle()
+    keeper.cancel()
+    #expect(
+      held.map(\.batchUpdate.reloads) == [
+        [RowPath(section: 0, row: 1)], [RowPath(section: 1, row: 0)], [RowPath(section: 0, row: 1)],
+      ])
+    #expect(held.map(\.batchUpdate.changedRows) == held.map(\.batchUpdate.reloads))
+    #expect(held.allSatisfy { $0.batchUpdate.moves.isEmpty && $0.batchUpdate.deletions.isEmpty })
+    #expect(
+      held.map { $0.newSections.map { $0.elements.map { "\($0.text)\($0.on ? "+" : "")" } } } == [
+        [["a", "b+"], ["c"]], [["a", "b+"], ["e"]], [["a", "b"], ["e"]],
+      ])
+  }
+
   /// A sectioned query redraws a row in place in a batch whose buffer it
   /// reuses for the next one once nobody holds it: a held batch must keep
   /// its own row, and each delivery must carry its own row alone.
