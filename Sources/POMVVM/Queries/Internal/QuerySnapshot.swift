@@ -44,6 +44,22 @@ final class _QuerySnapshot<Source: _SnapshotSource>: _DeferredElements<Source.Ro
     super.init(count: count)
   }
 
+  /// Takes the contents of a new change, as a spare that nobody else
+  /// holds.
+  ///
+  /// A method of its own: writing the base class's `count` from outside
+  /// retains and releases the instance around the write.
+  @inlinable
+  @inline(__always)
+  func reuse(count: Int, contents: consuming _ChangeContents<Source.Base>, sequence: UInt64) {
+    // Made only if an observer read the last change: clearing it
+    // unconditionally costs a release and a retain.
+    if _frozen != nil { _frozen = nil }
+    self.count = count
+    self.contents = contents
+    self.sequence = sequence
+  }
+
   @MainActor
   @usableFromInline
   override func _make() -> [Source.Row] {
@@ -82,12 +98,7 @@ struct _SnapshotSlot<Source: _SnapshotSource> {
   ) -> _QuerySnapshot<Source> {
     let snapshot: _QuerySnapshot<Source>
     if let spare = spare.take() {
-      // Made only if an observer read the last change: clearing it
-      // unconditionally costs a release and a retain of `spare`.
-      if spare._frozen != nil { spare._frozen = nil }
-      spare.count = count
-      spare.contents = contents
-      spare.sequence = sequence
+      spare.reuse(count: count, contents: contents, sequence: sequence)
       snapshot = spare
     } else {
       snapshot = _QuerySnapshot(
@@ -100,7 +111,16 @@ struct _SnapshotSlot<Source: _SnapshotSource> {
   /// Lets go of the last change's contents: made now if someone still
   /// holds the change, kept as the spare if nobody does.
   @inlinable
+  @inline(__always)
   mutating func retire() {
+    // Inlined: a query retires its last change before each change it
+    // follows, and it is retired already unless a change is out.
+    if current != nil { _retireCurrent() }
+  }
+
+  /// ``retire()`` when a change is out: out of line.
+  @inlinable
+  mutating func _retireCurrent() {
     guard var snapshot = current.take() else { return }
     if isKnownUniquelyReferenced(&snapshot) {
       // Not the array's contents: the array takes them back once its
