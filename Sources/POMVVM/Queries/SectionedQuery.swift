@@ -307,12 +307,14 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _publish(_batchUpdate(for: step))
   }
 
-  /// Publishes the batch of one row redrawn in place (its reload and its
-  /// changed row) in the spare change, which comes back emptied once it is
-  /// delivered. An observer that keeps the change keeps its own copy of the
-  /// buffers (emptying them then copies them, as the next batch would have
-  /// allocated). The spare is out only while it is delivered, and the array
-  /// never delivers inside a delivery; a new change would do then.
+  /// Publishes the batch of one row redrawn in place, in the spare change.
+  ///
+  /// The batch holds the row's reload and its changed row, and the spare
+  /// comes back emptied once it is delivered. An observer that keeps the
+  /// change keeps its own copy of the buffers (emptying them then copies
+  /// them, as the next batch would have allocated). The spare is out only
+  /// while it is delivered, and the array never delivers inside a
+  /// delivery; a new change would do then.
   @inlinable
   func _publishReload(_ path: RowPath) {
     var change = _spareChange.take() ?? SectionedChange(_batchUpdate: SectionedBatchUpdate())
