@@ -273,32 +273,22 @@ public final class LiveQuery<Element: Identifiable> {
 
   @inlinable
   func _receive(_ change: ArrayChange<Element>) {
-    switch _engine.plan(for: change) {
+    guard _engine.isNext(change) else {
+      _receive(change, plan: _engine.plan(for: change))
+      return
+    }
+    _follow(change)
+  }
+
+  /// Follows `change` as `plan` says: when the array is ahead of the
+  /// query, or `change` is a reload.
+  @inlinable
+  func _receive(_ change: ArrayChange<Element>, plan: _QueryEngine<Element, _Unsectioned>.Plan) {
+    switch plan {
     case .ignore:
       return
     case .follow:
-      _retireSnapshot()
-      if let (_, row) = _engine.followInPlace(change.changeSet) {
-        // One update whose row stays: no step, no rows to compare.
-        guard row >= 0 else { return }
-        // The array's update, read in place (a copy goes through value
-        // witnesses), with the query's row; in the spare change, which
-        // comes back emptied once it is delivered. An observer that keeps
-        // the change keeps its own copy of the buffer. The spare is out
-        // only while it is delivered, and the array never delivers inside
-        // a delivery; a new change would do then.
-        var spare = _spareChange.take() ?? ArrayChange(changeSet: ChangeSet(), newElements: [])
-        spare._changeSet.updates.append(
-          .init(
-            oldIndex: row, newIndex: row, oldElement: change.changeSet.updates[0].oldElement,
-            newElement: change.changeSet.updates[0].newElement))
-        _publish(&spare)
-        _ = spare._changeSet.updates.popLast()
-        _spareChange = consume spare
-        return
-      }
-      let step = _engine.follow(change)
-      _publish(_changeSet(for: step))
+      _follow(change)
     case .catchUp(let behind):
       _retireSnapshot()
       let step = _engine.follow(behind)
@@ -306,6 +296,34 @@ public final class LiveQuery<Element: Identifiable> {
     case .reevaluate(let oldValue, let changed):
       _reevaluate(oldValue: oldValue, changed: changed)
     }
+  }
+
+  /// Follows the change the array is delivering, the next one and no
+  /// reload.
+  @inlinable
+  func _follow(_ change: ArrayChange<Element>) {
+    _retireSnapshot()
+    if let (_, row) = _engine.followInPlace(change.changeSet) {
+      // One update whose row stays: no step, no rows to compare.
+      guard row >= 0 else { return }
+      // The array's update, read in place (a copy goes through value
+      // witnesses), with the query's row; in the spare change, which
+      // comes back emptied once it is delivered. An observer that keeps
+      // the change keeps its own copy of the buffer. The spare is out
+      // only while it is delivered, and the array never delivers inside
+      // a delivery; a new change would do then.
+      var spare = _spareChange.take() ?? ArrayChange(changeSet: ChangeSet(), newElements: [])
+      spare._changeSet.updates.append(
+        .init(
+          oldIndex: row, newIndex: row, oldElement: change.changeSet.updates[0].oldElement,
+          newElement: change.changeSet.updates[0].newElement))
+      _publish(&spare)
+      _ = spare._changeSet.updates.popLast()
+      _spareChange = consume spare
+      return
+    }
+    let step = _engine.follow(change)
+    _publish(_changeSet(for: step))
   }
 
   @inlinable

@@ -254,24 +254,42 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
 
   @inlinable
   func _receive(_ change: ArrayChange<Element>) {
-    switch _engine.plan(for: change) {
+    guard _engine.isNext(change) else {
+      _receive(change, plan: _engine.plan(for: change))
+      return
+    }
+    _follow(change)
+  }
+
+  /// Follows `change` as `plan` says: when the array is ahead of the
+  /// query, or `change` is a reload.
+  @inlinable
+  func _receive(_ change: ArrayChange<Element>, plan: _QueryEngine<Element, Key>.Plan) {
+    switch plan {
     case .ignore:
       return
     case .follow:
-      _retireSnapshot()
-      if let (section, row) = _engine.followInPlace(change.changeSet) {
-        // One update whose row stays: no step, no rows to compare.
-        guard row >= 0 else { return }
-        _publishReload(RowPath(section: section, row: row))
-        return
-      }
-      _publish(_engine.follow(change))
+      _follow(change)
     case .catchUp(let behind):
       _retireSnapshot()
       _publish(_engine.follow(behind))
     case .reevaluate(_, let changed):
       _reevaluate(changed: changed)
     }
+  }
+
+  /// Follows the change the array is delivering, the next one and no
+  /// reload.
+  @inlinable
+  func _follow(_ change: ArrayChange<Element>) {
+    _retireSnapshot()
+    if let (section, row) = _engine.followInPlace(change.changeSet) {
+      // One update whose row stays: no step, no rows to compare.
+      guard row >= 0 else { return }
+      _publishReload(RowPath(section: section, row: row))
+      return
+    }
+    _publish(_engine.follow(change))
   }
 
   @inlinable
