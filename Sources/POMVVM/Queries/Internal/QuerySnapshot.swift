@@ -74,10 +74,17 @@ final class _QuerySnapshot<Source: _SnapshotSource>: _DeferredElements<Source.Ro
 @MainActor
 @usableFromInline
 struct _SnapshotSlot<Source: _SnapshotSource> {
+  /// The last change's contents while the change is out; otherwise the
+  /// spare for the next change.
+  ///
+  /// The spare is one that nobody else holds. It stays in place from one
+  /// change to the next: moving it in and out of two slots costs a release
+  /// of an empty slot each way.
   @usableFromInline
-  var current: _QuerySnapshot<Source>?
+  var snapshot: _QuerySnapshot<Source>?
+  /// Whether `snapshot` is the last change's, not retired yet.
   @usableFromInline
-  var spare: _QuerySnapshot<Source>?
+  var isOut = false
 
   @inlinable
   init() {}
@@ -96,16 +103,16 @@ struct _SnapshotSlot<Source: _SnapshotSource> {
     source: Source, count: Int, contents: consuming _ChangeContents<Source.Base>,
     sequence: UInt64
   ) -> _QuerySnapshot<Source> {
-    let snapshot: _QuerySnapshot<Source>
-    if let spare = spare.take() {
-      spare.reuse(count: count, contents: contents, sequence: sequence)
-      snapshot = spare
-    } else {
-      snapshot = _QuerySnapshot(
-        source: source, count: count, contents: contents, sequence: sequence)
+    // A query retires its last change before it makes the next.
+    retire()
+    isOut = true
+    if let snapshot {
+      snapshot.reuse(count: count, contents: contents, sequence: sequence)
+      return snapshot
     }
-    current = snapshot
-    return snapshot
+    let made = _QuerySnapshot(source: source, count: count, contents: contents, sequence: sequence)
+    snapshot = made
+    return made
   }
 
   /// Lets go of the last change's contents: made now if someone still
@@ -115,20 +122,23 @@ struct _SnapshotSlot<Source: _SnapshotSource> {
   mutating func retire() {
     // Inlined: a query retires its last change before each change it
     // follows, and it is retired already unless a change is out.
-    if current != nil { _retireCurrent() }
+    if isOut { _retireCurrent() }
   }
 
   /// ``retire()`` when a change is out: out of line.
   @inlinable
   mutating func _retireCurrent() {
-    guard var snapshot = current.take() else { return }
-    if isKnownUniquelyReferenced(&snapshot) {
+    isOut = false
+    guard var last = snapshot.take() else { return }
+    if isKnownUniquelyReferenced(&last) {
       // Not the array's contents: the array takes them back once its
       // delivery ends, and reuses them if nobody holds them.
-      snapshot.contents = .empty
-      spare = snapshot
+      last.contents = .empty
+      snapshot = last
     } else {
-      snapshot.freeze()
+      // Someone holds the change: its contents are made now, and the next
+      // change gets a new object.
+      last.freeze()
     }
   }
 }
