@@ -306,21 +306,30 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _publish(SectionedBatchUpdate.difference(from: old, to: new, changedIDs: changedIDs))
   }
 
-  /// Publishes one incremental step: a row redrawn in place through the
-  /// spare change, any other step as its batch update.
+  /// Publishes one incremental step: a row redrawn in place, or moved
+  /// across sections that stay, through the spare change; any other step
+  /// as its batch update.
   @inlinable
   func _publish(_ step: _QueryEngine<Element, Key>.Step) {
     let touched = step.touched
     if touched.count == 1, step.deletedSections.isEmpty, step.insertedSections.isEmpty,
-      touched[0].oldRow >= 0, touched[0].oldRow == touched[0].newRow,
-      touched[0].oldSection == touched[0].newSection, touched[0].oldKey == touched[0].newKey
+      touched[0].oldRow >= 0, touched[0].newRow >= 0
     {
-      // In place, the common case: no sets and no sorts. The row's fields
-      // are read in place: a copy goes through its value witnesses.
-      if touched[0].changed {
-        _publishReload(RowPath(section: touched[0].newSection, row: touched[0].newRow))
+      // One row that stays shown, the common case: no sets and no sorts.
+      // Its fields are read in place: a copy goes through its value
+      // witnesses.
+      let to = RowPath(section: touched[0].newSection, row: touched[0].newRow)
+      if touched[0].oldKey != touched[0].newKey {
+        // Across sections (a toggle of the grouping field): one move.
+        _publishMove(
+          .init(from: RowPath(section: touched[0].oldSection, row: touched[0].oldRow), to: to),
+          changed: touched[0].changed)
+        return
       }
-      return
+      if touched[0].oldRow == touched[0].newRow, touched[0].oldSection == touched[0].newSection {
+        if touched[0].changed { _publishReload(to) }
+        return
+      }
     }
     _publish(_batchUpdate(for: step))
   }
@@ -346,28 +355,32 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _spareChange = consume change
   }
 
-  /// The batch update of one incremental step.
+  /// Publishes the batch of one row moved across sections that stay, in
+  /// the spare change: its move, and if its value changed, its
+  /// reconfiguration and changed row (``_publishReload(_:)`` says how the
+  /// spare is reused).
+  @inlinable
+  func _publishMove(_ move: SectionedBatchUpdate.RowMove, changed: Bool) {
+    var change = _spareChange.take() ?? SectionedChange(_batchUpdate: SectionedBatchUpdate())
+    change._batchUpdate.moves.append(move)
+    if changed {
+      change._batchUpdate.reconfigurations.append(move.to)
+      change._batchUpdate.changedRows.append(move.to)
+    }
+    _publish(&change)
+    _ = change._batchUpdate.moves.popLast()
+    if changed {
+      _ = change._batchUpdate.reconfigurations.popLast()
+      _ = change._batchUpdate.changedRows.popLast()
+    }
+    _spareChange = consume change
+  }
+
+  /// The batch update of one incremental step (other than one row that
+  /// stays shown: ``_publish(_:)-(Step)`` takes those).
   @inlinable
   func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
     let touched = step.touched
-    if touched.count == 1, step.deletedSections.isEmpty, step.insertedSections.isEmpty {
-      // One row that moves (one in place goes to `_publishReload(_:)`): its
-      // fields are read in place, as a copy of the row goes through its
-      // value witnesses.
-      let (oldRow, newRow) = (touched[0].oldRow, touched[0].newRow)
-      let (oldSection, newSection) = (touched[0].oldSection, touched[0].newSection)
-      let changed = touched[0].changed
-      if oldRow >= 0, newRow >= 0, touched[0].oldKey != touched[0].newKey {
-        // Across sections that stay (a toggle of the grouping field): one
-        // move, no sets, no sorts.
-        let to = RowPath(section: newSection, row: newRow)
-        let move = SectionedBatchUpdate.RowMove(
-          from: RowPath(section: oldSection, row: oldRow), to: to)
-        guard changed else { return SectionedBatchUpdate(moves: [move]) }
-        let paths = [to]
-        return SectionedBatchUpdate(moves: [move], reconfigurations: paths, changedRows: paths)
-      }
-    }
     var batch = SectionedBatchUpdate(
       sectionDeletions: step.deletedSections, sectionInsertions: step.insertedSections)
     let deleted = Set(step.deletedSections)

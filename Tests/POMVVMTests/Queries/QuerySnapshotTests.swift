@@ -147,6 +147,36 @@ struct QuerySnapshotTests {
       ])
   }
 
+  /// A row moved across sections goes out in the same reused change: every
+  /// held batch keeps its own move, and its reconfiguration only if the
+  /// row's value changed.
+  @Test func heldBatchesOfRowsMovedAcrossSectionsEachKeepTheirOwnMove() {
+    let array = Self.makeArray()
+    let query = array.query(sortedBy: Self.byText, sectionedBy: { $0.on ? 1 : 0 })
+    var held: [SectionedBatchUpdate] = []
+    let keeper = query.observeChanges { held.append($0.batchUpdate) }
+    // [[2 "a", 3 "b", 1 "c"]]: 3 moves to a new section (not a lone move):
+    // [[2, 1], [3]]; 1 joins it: [[2], [3, 1]]; 3 goes back: [[2, 3], [1]];
+    // 1 is edited in place.
+    array.cell(for: 3)?.value.on = true
+    array.cell(for: 1)?.value.on = true
+    array.cell(for: 3)?.value.on = false
+    array.cell(for: 1)?.value.text = "d"
+    keeper.cancel()
+    let path = { (section: Int, row: Int) in RowPath(section: section, row: row) }
+    #expect(held.count == 4)
+    #expect(
+      held.dropFirst().map(\.moves) == [
+        [.init(from: path(0, 1), to: path(1, 1))],
+        [.init(from: path(1, 0), to: path(0, 1))],
+        [],
+      ])
+    #expect(held.dropFirst().map(\.reconfigurations) == [[path(1, 1)], [path(0, 1)], []])
+    #expect(held.dropFirst().map(\.changedRows) == [[path(1, 1)], [path(0, 1)], [path(1, 0)]])
+    #expect(held.last?.reloads == [path(1, 0)])
+    #expect(query.sections.map { $0.elements.map(\.id) } == [[2, 3], [1]])
+  }
+
   /// A sectioned query redraws a row in place in a batch whose buffer it
   /// reuses for the next one once nobody holds it: a held batch must keep
   /// its own row, and each delivery must carry its own row alone.
