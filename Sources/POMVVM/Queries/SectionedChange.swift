@@ -6,8 +6,8 @@ public struct SectionedChange<Key: Hashable, Element: Identifiable> {
   @inlinable
   public var batchUpdate: SectionedBatchUpdate { _batchUpdate }
 
-  /// Set by the query only, which reuses one change, emptied, for the next
-  /// row redrawn in place.
+  /// Set by the query only, which reuses one change, emptied, for its
+  /// batches of one row (redrawn in place, or moved across sections).
   @usableFromInline
   var _batchUpdate: SectionedBatchUpdate
 

@@ -41,10 +41,10 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @usableFromInline
   @exclusivity(unchecked)
   var _snapshots = _SnapshotSlot<SectionedQuery>()
-  /// The change the query publishes for a row redrawn in place, kept
-  /// between edits with its batch's buffers emptied, so that publishing one
-  /// allocates, retains and releases none of them; `nil` while it is out
-  /// (``_publishReload(_:)``).
+  /// The change the query publishes for a row redrawn in place or moved
+  /// across sections, kept between edits with its batch's buffers emptied,
+  /// so that publishing one allocates, retains and releases none of them;
+  /// `nil` while it is out (``_publishReload(_:)``, ``_publishMove(_:changed:)``).
   @usableFromInline
   @exclusivity(unchecked)
   var _spareChange: SectionedChange<Key, Element>? = SectionedChange(
