@@ -376,8 +376,8 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _spareChange = consume change
   }
 
-  /// The batch update of one incremental step (other than one row that
-  /// stays shown: ``_publish(_:)-(Step)`` takes those).
+  /// The batch update of one incremental step (other than one row redrawn
+  /// in place or moved across sections: `_publish(_:)` takes those).
   @inlinable
   func _batchUpdate(for step: _QueryEngine<Element, Key>.Step) -> SectionedBatchUpdate {
     let touched = step.touched
