@@ -254,18 +254,7 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
 
   @inlinable
   func _receive(_ change: ArrayChange<Element>) {
-    guard _engine.isNext(change) else {
-      _receive(change, plan: _engine.plan(for: change))
-      return
-    }
-    _follow(change)
-  }
-
-  /// Follows `change` as `plan` says: when the array is ahead of the
-  /// query, or `change` is a reload.
-  @inlinable
-  func _receive(_ change: ArrayChange<Element>, plan: _QueryEngine<Element, Key>.Plan) {
-    switch plan {
+    switch _engine.plan(for: change) {
     case .ignore:
       return
     case .follow:

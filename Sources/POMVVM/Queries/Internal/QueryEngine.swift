@@ -747,22 +747,27 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
 }
 
 extension _QueryEngine {
-  /// Whether `change`, which the array is delivering, is the next one and
-  /// no reload.
+  /// Decides how to follow `change`, which the array is delivering.
   ///
-  /// The common case, which ``plan(for:)`` would answer with
-  /// ``Plan/follow``: checked inline, without making a plan.
+  /// Inlined: the common case, the very next change and no reload, is
+  /// answered with ``Plan/follow`` without a call, so that the caller's
+  /// switch goes straight to it instead of taking apart a plan returned
+  /// through memory (an enum with closure payloads).
   @inlinable
   @inline(__always)
-  func isNext(_ change: ArrayChange<Element>) -> Bool {
+  func plan(for change: ArrayChange<Element>) -> Plan {
     let current = array._changeSequence
-    return lastSequence &+ 1 == current && array._deliveringSequence == current
+    if lastSequence &+ 1 == current && array._deliveringSequence == current
       && change.changeSet.reload == nil
+    {
+      return .follow
+    }
+    return _plan(for: change)
   }
 
-  /// Decides how to follow `change`, which the array is delivering.
+  /// ``plan(for:)`` for the other cases, out of line.
   @inlinable
-  func plan(for change: ArrayChange<Element>) -> Plan {
+  func _plan(for change: ArrayChange<Element>) -> Plan {
     let current = array._changeSequence
     if lastSequence >= current { return .ignore }
     if lastSequence &+ 1 == current && array._deliveringSequence == current {
