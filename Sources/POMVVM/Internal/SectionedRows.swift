@@ -4,9 +4,9 @@
 /// ``follow(_:key:sectionIDs:id:)`` applies a batch update the way UIKit
 /// does, reading what enters from the data only where the batch says rows
 /// enter, so that an edit in place costs O(1) and an insertion or a move
-/// costs O(*k*) plus, per row, a walk over the chunks of its section and a
-/// shift inside one chunk (``_RowChunks``) — never a shift of a whole
-/// section.
+/// costs O(*k*) plus, per row, a search of the chunks' counts of its
+/// section (O(log *c*) for *c* chunks) and a shift inside one chunk
+/// (``_RowChunks``) — never a shift or a walk of a whole section.
 @usableFromInline
 struct _SectionedRows<Key: Hashable, ID: Hashable> {
   @usableFromInline
@@ -63,11 +63,12 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     id: (RowPath) -> ID
   ) -> Bool {
     // The ids that move, read before anything leaves. One move alone, the
-    // commonest batch that is not an edit in place, needs no list.
+    // commonest batch that is not an edit in place, needs no list, and its
+    // row is read as it leaves.
     var entering: [(path: RowPath, id: ID)] = []
     var moved: (path: RowPath, id: ID)?
-    if batch.moves.count == 1 && batch.insertions.isEmpty {
-      guard let id = self.id(at: batch.moves[0].from) else { return false }
+    if batch.moves.count == 1 && batch.insertions.isEmpty && batch.deletions.isEmpty {
+      guard let id = removeRow(at: batch.moves[0].from) else { return false }
       moved = (batch.moves[0].to, id)
     } else {
       entering.reserveCapacity(batch.moves.count + batch.insertions.count)
@@ -76,15 +77,18 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
         entering.append((move.to, id))
       }
     }
-    // Rows leave, from the last: deletions and the sources of moves.
-    if batch.deletions.count + batch.moves.count == 1 {
-      // One row leaves (a row moved, the commonest case): no list to sort.
-      guard removeRow(at: batch.deletions.first ?? batch.moves[0].from) else { return false }
-    } else if !batch.deletions.isEmpty || !batch.moves.isEmpty {
+    // Rows leave, from the last: deletions and the sources of moves (a move
+    // alone has left already).
+    if moved == nil && batch.deletions.count + batch.moves.count == 1 {
+      // One row leaves: no list to sort.
+      guard removeRow(at: batch.deletions.first ?? batch.moves[0].from) != nil else {
+        return false
+      }
+    } else if moved == nil && (!batch.deletions.isEmpty || !batch.moves.isEmpty) {
       var leaving = batch.deletions + batch.moves.map(\.from)
       leaving.sort(by: >)
       for path in leaving {
-        guard removeRow(at: path) else { return false }
+        guard removeRow(at: path) != nil else { return false }
       }
     }
     // Sections leave, move and enter.
@@ -116,15 +120,15 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     return true
   }
 
-  /// Removes the row at `path`; `false` if there is none.
+  /// Removes the row at `path` and returns its id; `nil` if there is
+  /// none.
   @inlinable
-  mutating func removeRow(at path: RowPath) -> Bool {
+  mutating func removeRow(at path: RowPath) -> ID? {
     guard sections.indices.contains(path.section), path.row >= 0,
       path.row < sections[path.section].count
-    else { return false }
-    sections[path.section].remove(at: path.row)
+    else { return nil }
     count -= 1
-    return true
+    return sections[path.section].remove(at: path.row)
   }
 
   /// Deletes, moves and inserts sections, the rows that stay in place.
@@ -176,8 +180,9 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
 
 /// The ids of one section's rows, in chunks of at most
 /// ``_RowChunks/maximum`` ids: a row enters or leaves by shifting the ids
-/// of its chunk only, so that moving a row in a section of 100,000 costs
-/// about what it costs in one of 1,000.
+/// of its chunk only, and its chunk is found from the chunks' counts in a
+/// Fenwick tree, so that moving a row in a section of 100,000 costs about
+/// what it costs in one of 1,000.
 @usableFromInline
 struct _RowChunks<ID> {
   /// The most ids a chunk holds; a chunk that would hold more is split in
@@ -188,10 +193,13 @@ struct _RowChunks<ID> {
   /// The chunks, none of them empty.
   @usableFromInline
   var chunks: [[ID]] = []
-  /// The number of ids of each chunk, scanned to find a row without
-  /// touching the chunks.
+  /// The chunks' counts as a Fenwick tree (one-based: `sums[i]` adds the
+  /// counts of the `i & -i` chunks that end at chunk `i - 1`), so that the
+  /// chunk of a row is found, and a count changed, in O(log *c*) for *c*
+  /// chunks, not by a walk over them all. Empty while there are fewer
+  /// than two chunks.
   @usableFromInline
-  var counts: [Int] = []
+  var sums: [Int] = []
   /// The number of ids in all chunks.
   @usableFromInline
   var count = 0
@@ -200,10 +208,7 @@ struct _RowChunks<ID> {
   init(_ ids: [ID]) {
     count = ids.count
     if ids.count <= Self.maximum {
-      if !ids.isEmpty {
-        chunks = [ids]
-        counts = [ids.count]
-      }
+      if !ids.isEmpty { chunks = [ids] }
       return
     }
     let half = Self.maximum / 2
@@ -212,9 +217,9 @@ struct _RowChunks<ID> {
     while start < ids.count {
       let end = min(start + half, ids.count)
       chunks.append(Array(ids[start..<end]))
-      counts.append(end - start)
       start = end
     }
+    rebuildSums()
   }
 
   /// All the ids, in order.
@@ -229,20 +234,66 @@ struct _RowChunks<ID> {
     }
   }
 
+  /// Makes ``sums`` again from the chunks, after chunks were added or
+  /// removed.
+  ///
+  /// - Complexity: O(*c*).
+  @usableFromInline
+  mutating func rebuildSums() {
+    let chunkCount = chunks.count
+    guard chunkCount > 1 else {
+      sums = []
+      return
+    }
+    sums = [Int](repeating: 0, count: chunkCount + 1)
+    for index in 1...chunkCount {
+      sums[index] += chunks[index - 1].count
+      let parent = index + (index & -index)
+      if parent <= chunkCount { sums[parent] += sums[index] }
+    }
+  }
+
+  /// Adds `delta` to the count of `chunk`.
+  ///
+  /// - Complexity: O(log *c*).
+  @inlinable
+  mutating func addToCount(of chunk: Int, _ delta: Int) {
+    guard !sums.isEmpty else { return }
+    sums.withUnsafeMutableBufferPointer { sums in
+      var index = chunk + 1
+      while index < sums.count {
+        sums[index] += delta
+        index += index & -index
+      }
+    }
+  }
+
   /// The chunk that holds `row`, and the row's offset in it; for
   /// `row == count`, the end of the last chunk.
+  ///
+  /// - Complexity: O(log *c*).
   @inlinable
   func locate(_ row: Int) -> (chunk: Int, offset: Int) {
-    counts.withUnsafeBufferPointer { counts in
+    guard !sums.isEmpty else { return (0, row) }
+    let chunkCount = sums.count - 1
+    // The most chunks whose rows all come before `row`.
+    let (before, offset) = sums.withUnsafeBufferPointer { sums in
+      var before = 0
       var offset = row
-      var chunk = 0
-      let last = counts.count - 1
-      while chunk < last && offset >= counts[chunk] {
-        offset -= counts[chunk]
-        chunk += 1
+      var step = 1 << (Int.bitWidth - 1 - chunkCount.leadingZeroBitCount)
+      while step > 0 {
+        let next = before + step
+        if next <= chunkCount && sums[next] <= offset {
+          before = next
+          offset -= sums[next]
+        }
+        step >>= 1
       }
-      return (chunk, offset)
+      return (before, offset)
     }
+    // All of them for `row == count`: the end of the last chunk.
+    if before == chunkCount { return (chunkCount - 1, chunks[chunkCount - 1].count + offset) }
+    return (before, offset)
   }
 
   /// The id of the row at `row`, in `0..<count`.
@@ -252,17 +303,20 @@ struct _RowChunks<ID> {
     return chunks[chunk][offset]
   }
 
-  /// Removes the row at `row`, in `0..<count`.
+  /// Removes the row at `row`, in `0..<count`, and returns its id.
   @inlinable
-  mutating func remove(at row: Int) {
+  @discardableResult
+  mutating func remove(at row: Int) -> ID {
     let (chunk, offset) = locate(row)
-    chunks[chunk].remove(at: offset)
-    counts[chunk] -= 1
-    if counts[chunk] == 0 {
-      chunks.remove(at: chunk)
-      counts.remove(at: chunk)
-    }
+    let id = chunks[chunk].remove(at: offset)
     count -= 1
+    if chunks[chunk].isEmpty {
+      chunks.remove(at: chunk)
+      rebuildSums()
+    } else {
+      addToCount(of: chunk, -1)
+    }
+    return id
   }
 
   /// Inserts `id` at `row`, in `0...count`.
@@ -271,19 +325,18 @@ struct _RowChunks<ID> {
     count += 1
     guard !chunks.isEmpty else {
       chunks = [[id]]
-      counts = [1]
       return
     }
     let (chunk, offset) = locate(row)
     chunks[chunk].insert(id, at: offset)
-    counts[chunk] += 1
-    if counts[chunk] > Self.maximum {
-      let half = counts[chunk] / 2
+    if chunks[chunk].count > Self.maximum {
+      let half = chunks[chunk].count / 2
       let tail = Array(chunks[chunk][half...])
       chunks[chunk].removeSubrange(half...)
       chunks.insert(tail, at: chunk + 1)
-      counts[chunk] = half
-      counts.insert(tail.count, at: chunk + 1)
+      rebuildSums()
+    } else {
+      addToCount(of: chunk, 1)
     }
   }
 }
