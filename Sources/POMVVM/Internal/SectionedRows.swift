@@ -193,11 +193,12 @@ struct _RowChunks<ID> {
   /// The chunks, none of them empty.
   @usableFromInline
   var chunks: [[ID]] = []
-  /// The chunks' counts as a Fenwick tree (one-based: `sums[i]` adds the
-  /// counts of the `i & -i` chunks that end at chunk `i - 1`), so that the
-  /// chunk of a row is found, and a count changed, in O(log *c*) for *c*
-  /// chunks, not by a walk over them all. Empty while there are fewer
-  /// than two chunks.
+  /// The chunks' counts as a Fenwick tree.
+  ///
+  /// One-based: `sums[i]` adds the counts of the `i & -i` chunks that end
+  /// at chunk `i - 1`. The chunk of a row is found, and a count changed,
+  /// in O(log *c*) for *c* chunks, not by a walk over them all. Empty
+  /// while there are fewer than two chunks.
   @usableFromInline
   var sums: [Int] = []
   /// The number of ids in all chunks.

@@ -93,4 +93,69 @@ struct OrderTreeTests {
     }
     #expect(wrong == [])
   }
+
+  /// A built tree, on fresh slots or on slots freed by removals, is of the
+  /// least height and still ordered by priority (each node above the nodes
+  /// of lower priority): insertions and removals that follow keep the
+  /// treap's expected costs.
+  @Test(arguments: [1, 2, 3, 7, 100, 1_000, 4_095, 4_096, 10_000])
+  func aBuiltTreeIsOfTheLeastHeightAndOrderedByPriority(count: Int) {
+    let tree = _OrderTree<Int>()
+    _ = tree.addTree()
+    _ = tree.addTree()
+    // Fresh slots, then a rebuild on freed slots and a few fresh ones.
+    tree.build(Array(0..<count), in: 0)
+    let fresh = shape(of: tree, 0)
+    tree.build(Array((0..<(count + 5)).map { 1_000_000 - $0 }), in: 0)
+    let reused = shape(of: tree, 0)
+    // The second tree takes the slots left free by the first.
+    tree.build(Array(0..<(count / 2)).map { -1 - $0 }, in: 0)
+    tree.build(Array(0..<count).map { 2_000_000 + $0 }, in: 1)
+    let shared = shape(of: tree, 1)
+    func leastHeight(_ count: Int) -> Int { Int.bitWidth - count.leadingZeroBitCount }
+    #expect(fresh == .init(height: leastHeight(count), isHeap: true, ids: Array(0..<count)))
+    #expect(
+      reused
+        == .init(
+          height: leastHeight(count + 5), isHeap: true,
+          ids: (0..<(count + 5)).map { 1_000_000 - $0 }))
+    #expect(
+      shared
+        == .init(
+          height: leastHeight(count), isHeap: true, ids: (0..<count).map { 2_000_000 + $0 }))
+    // A tree built balanced still takes insertions and removals.
+    tree.insert(3_000_000, at: count / 2, in: 1)
+    #expect(tree.remove(2_000_000 + count - 1)?.position == count)
+    #expect(tree.rank(of: 3_000_000) == count / 2)
+  }
+
+  struct Shape: Equatable {
+    var height: Int
+    var isHeap: Bool
+    var ids: [Int]
+  }
+
+  /// The height of tree `number`, whether each node's priority is above
+  /// its children's, and its ids in order, by a walk of its links.
+  func shape(of tree: _OrderTree<Int>, _ number: Int) -> Shape {
+    var height = 0
+    var isHeap = true
+    var ids: [Int] = []
+    func walk(_ node: Int32, depth: Int) {
+      guard node >= 0 else { return }
+      height = max(height, depth)
+      for child in [tree.left[Int(node)], tree.right[Int(node)]] where child >= 0 {
+        if _OrderTree<Int>.priority(child) > _OrderTree<Int>.priority(node)
+          || tree.parent[Int(child)] != node
+        {
+          isHeap = false
+        }
+      }
+      walk(tree.left[Int(node)], depth: depth + 1)
+      ids.append(tree.ids[Int(node)])
+      walk(tree.right[Int(node)], depth: depth + 1)
+    }
+    walk(tree.roots[number], depth: 1)
+    return Shape(height: height, isHeap: isHeap, ids: ids)
+  }
 }
