@@ -67,14 +67,13 @@ where View.Key: Comparable {
   @usableFromInline
   @exclusivity(unchecked)
   var _latest = _SectionedRows<Key, Element.ID>()
-  /// The ids the last update handed to the view, while `_latest` is
-  /// unchanged.
+  /// The ids and values of the last update, kept for the next.
   ///
-  /// An edit in place hands the same ones over again. They are let go of
-  /// before `_latest` changes, so that changing it copies nothing.
+  /// Its rows are let go of before `_latest` changes, so that changing it
+  /// copies nothing (``_letGoOfSourceRows()``).
   @usableFromInline
   @exclusivity(unchecked)
-  var _latestIDs: _SectionedIDs<Key, Element.ID>?
+  var _source: _SectionedUpdateSource<Key, Element>?
   /// The sections the view shows, when they are not `_latest`.
   @usableFromInline
   @exclusivity(unchecked)
@@ -178,7 +177,7 @@ where View.Key: Comparable {
   @usableFromInline
   func _restart(from change: SectionedChange<Key, Element>) {
     let sections = change.newSections
-    _latestIDs = nil
+    _letGoOfSourceRows()
     _latest = _SectionedRows(keys: sections.map(\.key), ids: sections.map(\.ids))
     _pending = _PendingRows(needsReload: true)
   }
@@ -243,7 +242,7 @@ where View.Key: Comparable {
       // Edits in place, the common case: nothing to follow.
       return true
     }
-    _latestIDs = nil
+    _letGoOfSourceRows()
     let fits: Bool
     if query._observers._pending.isEmpty {
       // No change of the query waits behind this one: the query is as the
@@ -271,43 +270,43 @@ where View.Key: Comparable {
     _ batch: SectionedBatchUpdate, query: SectionedQuery<Key, Element>,
     change: SectionedChange<Key, Element>?
   ) -> SectionedListUpdate<Key, Element> {
-    // A reload shows `_latest` too: the sections of the last change the
-    // adapter received, which the query may be ahead of.
-    let rows = _latest
-    let ids: _SectionedIDs<Key, Element.ID>
-    if let latestIDs = _latestIDs {
-      ids = latestIDs
-    } else {
-      ids = _SectionedIDs(rows)
-      _latestIDs = ids
-    }
-    let engine = query._engine
-    // The rows show the query's last change: its values are the query's,
-    // even while the array is ahead of it. Otherwise a newer change of the
-    // query is on its way, and this one's own values are shown.
-    let isLatest = _received >= query._publishCount
-    var values: [Element.ID: Element] = [:]
-    if !isLatest, let change {
-      for section in change.newSections {
-        for element in section.elements { values[element.id] = element }
+    if !isKnownUniquelyReferenced(&_source) {
+      // None yet, or a view holds the last update: it keeps that one.
+      let held = _source
+      _source = _SectionedUpdateSource(engine: query._engine)
+      if let held, held.hasRows {
+        // The rows have not changed since: neither have their ids.
+        _source?.rows = held.rows
+        _source?.hasRows = true
+        _source?.made = held.made
       }
     }
-    let array = query.array
-    return SectionedListUpdate(
-      batch: batch, keys: rows.keys, rows: ids,
-      element: { path in
-        let id = rows.sections[path.section][path.row]
-        if isLatest {
-          // The common case: the query is as the array is now.
-          if engine.isCurrent, let index = array._index(of: id) { return array._elements[index] }
-          if let element = engine.shownValue(ifRow: id) { return element }
-        }
-        if let element = values[id] { return element }
-        guard let index = array._index(of: id) else {
-          preconditionFailure("SectionedListAdapter: no element with id \(id) to show")
-        }
-        return array._elements[index]
-      })
+    let source = _required(_source, "no update source")
+    // A reload shows `_latest` too: the sections of the last change the
+    // adapter received, which the query may be ahead of.
+    if !source.hasRows {
+      source.rows = _latest
+      source.hasRows = true
+    }
+    source.isLatest = _received >= query._publishCount
+    if !source.values.isEmpty { source.values = [:] }
+    if !source.isLatest, let change {
+      for section in change.newSections {
+        for element in section.elements { source.values[element.id] = element }
+      }
+    }
+    return SectionedListUpdate(batch: batch, keys: source.rows.keys, source: source)
+  }
+
+  /// Lets go of the rows of `_source` before `_latest` changes: clears
+  /// them if no view holds an update, else leaves the source to the view.
+  @inlinable
+  func _letGoOfSourceRows() {
+    if isKnownUniquelyReferenced(&_source) {
+      _source?.clearRows()
+    } else {
+      _source = nil
+    }
   }
 
   @inlinable

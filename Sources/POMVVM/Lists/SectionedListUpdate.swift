@@ -19,17 +19,23 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   /// - Complexity: O(*n*) the first time it is read for an update from a
   ///   ``SectionedListAdapter`` whose sections are large, O(1) after.
   public var ids: [[Element.ID]] {
-    switch _ids {
-    case .stored(let ids): ids
-    case .rows(let rows): rows.ids
+    switch _source {
+    case .given(let ids, _): ids
+    case .adapter(let source): source.ids
     }
   }
 
   @usableFromInline
-  let _ids: _SectionedIDStorage<Key, Element.ID>
+  let _source: _Source
 
+  /// Where an update finds its ids and values.
   @usableFromInline
-  let _element: (RowPath) -> Element
+  enum _Source {
+    /// Given to the public initializer.
+    case given([[Element.ID]], (RowPath) -> Element)
+    /// Read from an adapter's rows as of the update.
+    case adapter(_SectionedUpdateSource<Key, Element>)
+  }
 
   /// Creates an update.
   ///
@@ -45,21 +51,17 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   ) {
     self.batch = batch
     self.keys = keys
-    _ids = .stored(ids)
-    _element = element
+    _source = .given(ids, element)
   }
 
-  /// Creates an update whose ids are read from an adapter's rows, made
-  /// into arrays only if the view reads ``ids``.
+  /// Creates an update whose ids and values are read from an adapter's
+  /// rows as of the update; the ids are made into arrays only if the view
+  /// reads ``ids``.
   @inlinable
-  init(
-    batch: SectionedBatchUpdate, keys: [Key], rows: _SectionedIDs<Key, Element.ID>,
-    element: @escaping (RowPath) -> Element
-  ) {
+  init(batch: SectionedBatchUpdate, keys: [Key], source: _SectionedUpdateSource<Key, Element>) {
     self.batch = batch
     self.keys = keys
-    _ids = .rows(rows)
-    _element = element
+    _source = .adapter(source)
   }
 
   /// Whether the view reloads everything instead of patching: the first
@@ -76,7 +78,10 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   /// - Complexity: O(log *n*).
   @inlinable
   public func element(at path: RowPath) -> Element {
-    _element(path)
+    switch _source {
+    case .given(_, let element): element(path)
+    case .adapter(let source): source.element(at: path)
+    }
   }
 
   /// The sections after the update, with their elements.
@@ -92,34 +97,81 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
   }
 }
 
-/// Where a ``SectionedListUpdate`` finds its ids.
-@usableFromInline
-enum _SectionedIDStorage<Key: Hashable, ID: Hashable> {
-  case stored([[ID]])
-  case rows(_SectionedIDs<Key, ID>)
-}
-
-/// An adapter's rows as of one update, made into arrays of ids the first
-/// time a view reads them: a view that patches itself with the batch and
-/// ``SectionedListUpdate/element(at:)`` never pays for them.
+/// The ids and values of a ``SectionedListAdapter``'s update: its rows as
+/// of the update, made into arrays of ids the first time a view reads them
+/// (a view that patches itself with the batch and
+/// ``SectionedListUpdate/element(at:)`` never pays for them), and where a
+/// row's value is read.
+///
+/// The adapter keeps it for its next update: an edit in place hands the
+/// same ids over again, and while no view holds an update, the next one
+/// takes it over, with no allocation. One that a view still holds is left
+/// to it, unchanged.
+///
+/// Its state skips run-time exclusivity checks: it is touched only on the
+/// main actor, and no access to it spans a call out of it.
 @MainActor
 @usableFromInline
-final class _SectionedIDs<Key: Hashable, ID: Hashable> {
+final class _SectionedUpdateSource<Key: Hashable, Element: Identifiable> {
+  /// The adapter's rows as of the update; empty while `hasRows` is false.
   @usableFromInline
-  let rows: _SectionedRows<Key, ID>
+  @exclusivity(unchecked)
+  var rows = _SectionedRows<Key, Element.ID>()
   @usableFromInline
-  var made: [[ID]]?
+  @exclusivity(unchecked)
+  var hasRows = false
+  @usableFromInline
+  @exclusivity(unchecked)
+  var made: [[Element.ID]]?
+  /// Whether the rows show the query's last change.
+  ///
+  /// Then its values are the query's, even while the array is ahead of
+  /// it. Otherwise a newer change of the query is on its way, and `values`
+  /// holds this one's.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isLatest = true
+  @usableFromInline
+  @exclusivity(unchecked)
+  var values: [Element.ID: Element] = [:]
+  @usableFromInline
+  let engine: _QueryEngine<Element, Key>
 
   @inlinable
-  init(_ rows: _SectionedRows<Key, ID>) {
-    self.rows = rows
+  init(engine: _QueryEngine<Element, Key>) {
+    self.engine = engine
   }
 
   @usableFromInline
-  var ids: [[ID]] {
+  var ids: [[Element.ID]] {
     if let made { return made }
     let ids = rows.ids
     made = ids
     return ids
+  }
+
+  /// Lets go of the rows, so that the adapter's own copy changes in place.
+  @inlinable
+  func clearRows() {
+    rows = _SectionedRows()
+    hasRows = false
+    made = nil
+  }
+
+  /// The value of the row at `path` of the rows.
+  @inlinable
+  func element(at path: RowPath) -> Element {
+    let id = rows.sections[path.section][path.row]
+    let array = engine.array
+    if isLatest {
+      // The common case: the query is as the array is now.
+      if engine.isCurrent, let index = array._index(of: id) { return array._elements[index] }
+      if let element = engine.shownValue(ifRow: id) { return element }
+    }
+    if let element = values[id] { return element }
+    guard let index = array._index(of: id) else {
+      preconditionFailure("SectionedListAdapter: no element with id \(id) to show")
+    }
+    return array._elements[index]
   }
 }
