@@ -311,8 +311,10 @@ public final class LiveQuery<Element: Identifiable> {
       _spareChange = consume spare
       return
     }
-    let step = _engine.follow(change)
-    _publish(_changeSet(for: step))
+    var step = _engine.follow(change)
+    let changeSet = _changeSet(for: step)
+    _engine.recycle(&step)
+    _publish(changeSet)
   }
 
   @inlinable

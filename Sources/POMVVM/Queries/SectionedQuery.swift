@@ -278,7 +278,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       _publishReload(RowPath(section: section, row: row))
       return
     }
-    _publish(_engine.follow(change))
+    var step = _engine.follow(change)
+    _publish(step)
+    _engine.recycle(&step)
   }
 
   @inlinable

@@ -66,6 +66,12 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var behindCache: (last: UInt64, current: UInt64, behind: Behind)?
+  /// The buffer of touched rows of the last step the query was done with,
+  /// emptied, for the next step (``recycle(_:)``): a move allocates
+  /// nothing for it.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var spareTouched: [Touched] = []
 
   @inlinable
   init(
@@ -309,7 +315,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   func follow(_ change: ArrayChange<Element>) -> Step {
     caughtUp()
     let changeSet = change.changeSet
-    var touched: [Touched] = []
+    var touched = spareTouched
+    spareTouched = []
     touched.reserveCapacity(changeSet.count)
     var slotOf: [Element.ID: Int] = [:]
     let single = changeSet.count == 1
@@ -347,6 +354,21 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       }
     }
     return advance(&touched)
+  }
+
+  /// Takes back the buffer of touched rows of a step the query is done
+  /// with, for the next step.
+  @inlinable
+  func recycle(_ step: inout Step) {
+    var touched = step.touched
+    step.touched = []
+    // One row, the common case: a pop costs less than `removeAll`.
+    if touched.count == 1 {
+      _ = touched.popLast()
+    } else {
+      touched.removeAll(keepingCapacity: true)
+    }
+    spareTouched = touched
   }
 
   /// Follows every change the rows do not reflect yet at once, from what
