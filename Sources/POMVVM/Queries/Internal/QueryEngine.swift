@@ -307,7 +307,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// leave their trees and enter where they belong now.
   ///
   /// The array must be at the contents right after `change` (its id index
-  /// describes them).
+  /// describes them). Try ``followInPlace(_:)`` first: a lone update whose
+  /// row stays is followed here by the general path, correctly but at more
+  /// cost.
   ///
   /// - Complexity: O(*k* log *n*) for *k* touched elements, plus O(*s*) per
   ///   section that appears or empties.
@@ -353,7 +355,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         if touched[index].oldValue == nil { touched[index].oldValue = newElements[move.to] }
       }
     }
-    return advance(&touched)
+    // A lone update comes here only when `followInPlace(_:)` found that
+    // its row does not stay where it is: no second look.
+    return advance(&touched, tryingInPlace: !(single && changeSet.updates.count == 1))
   }
 
   /// Takes back the buffer of touched rows of a step the query is done
@@ -400,8 +404,14 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
 
   /// Moves the touched elements from where the rows show them to where they
   /// belong in the array as it is now.
+  ///
+  /// - Parameters:
+  ///   - touched: The touched elements; each gets its old and new place.
+  ///   - tryingInPlace: Whether to look first whether one touched row
+  ///     stays where it is (``stepInPlace(_:)``).
+  /// - Returns: The step.
   @inlinable
-  func advance(_ touched: inout [Touched]) -> Step {
+  func advance(_ touched: inout [Touched], tryingInPlace: Bool = true) -> Step {
     // The rows are read and written through a buffer: a read of a field
     // through the array's subscript copies the whole row, through its
     // value witnesses.
@@ -416,7 +426,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         rows[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
       }
     }
-    if touched.count == 1, let step = stepInPlace(&touched) { return step }
+    if tryingInPlace, touched.count == 1, let step = stepInPlace(&touched) { return step }
     var emptied: [Int] = []
     // Where each belongs now.
     var appeared: [Key] = []
