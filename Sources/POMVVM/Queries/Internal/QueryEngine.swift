@@ -458,6 +458,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         let rank = insertionRank(of: element, at: position, in: number)
         tree.insert(id, at: rank, in: number)
         rows[index].newKey = key
+        // Its row, as long as no other row enters after it.
+        rows[index].newRow = rank
       }
     }
     // Sections: the emptied ones go, the new ones come, in section order.
@@ -486,7 +488,10 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     Self.withRows(&touched) { rows in
       for index in rows.indices {
         guard let key = rows[index].newKey else { continue }
-        rows[index].newRow = _required(tree.rank(of: rows[index].id), "row not inserted")
+        if rows.count > 1 {
+          // Rows that entered after it may have moved it.
+          rows[index].newRow = _required(tree.rank(of: rows[index].id), "row not inserted")
+        }
         rows[index].newSection = isFlat ? 0 : sectionIndex(of: key).index
       }
     }
