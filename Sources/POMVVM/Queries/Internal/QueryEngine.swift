@@ -447,7 +447,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         guard isIncluded(element) else { continue }
         let key = flatKey ?? sectionKey(element)
         let number: Int
-        if let existing = treeOfKey[key] {
+        if let existing = tree(ofKey: key) {
           number = existing
         } else {
           number = freeTrees.popLast() ?? tree.addTree()
@@ -497,6 +497,21 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     }
     return Step(
       touched: touched, deletedSections: deletedSections, insertedSections: insertedSections)
+  }
+
+  /// The tree of the section with key `key`, if there is one.
+  ///
+  /// With few sections, the trees' keys are compared in turn: a look-up in
+  /// `treeOfKey` hashes the key, which costs more than several `==`.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  func tree(ofKey key: Key) -> Int? {
+    if keyOfTree.count <= 8 {
+      for number in keyOfTree.indices where keyOfTree[number] == key { return number }
+      return nil
+    }
+    return treeOfKey[key]
   }
 
   /// Calls `body` with the rows in a buffer.
