@@ -35,7 +35,7 @@ private func decodeItems(_ data: Data) throws -> [ToDoItem] {
 @Suite("To-do store across processes")
 struct ToDoStoreProcessTests {
   /// A child process that saves the store after every command, killed at
-  /// random moments, never leaves a torn store.
+  /// random moments after its first save, never leaves a torn store.
   ///
   /// The kill is `SIGKILL`, which no handler sees. The file is always a complete store — the one before the child started, or a newer
   /// one — never torn, empty or missing, and killed saves leave no
@@ -68,7 +68,8 @@ struct ToDoStoreProcessTests {
       let scriptFile = directory.appendingPathComponent("script-\(round).txt")
       try script.write(to: scriptFile, atomically: false, encoding: .utf8)
 
-      let pause = UInt32.random(in: 5_000...120_000, using: &random)
+      let pause = UInt32.random(in: 0...120_000, using: &random)
+      let before = previous
       let killed = try await blocking {
         let child = Process()
         child.executableURL = executable
@@ -77,6 +78,16 @@ struct ToDoStoreProcessTests {
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         try child.run()
+        // The moment is counted from the child's first save of the round:
+        // how long it takes to start and save depends on the machine's
+        // load (under a sanitizer on a busy machine, longer than the
+        // longest pause), and a kill before it tests nothing.
+        let started = Date()
+        while child.isRunning, (try? Data(contentsOf: url)) == before,
+          Date().timeIntervalSince(started) < 60
+        {
+          usleep(500)
+        }
         usleep(pause)
         let isRunning = child.isRunning
         if isRunning {
