@@ -6,11 +6,12 @@
 /// slot number, so a node costs 16 bytes plus its id, and one entry in the
 /// id-to-node table. A tree built in bulk is of the least height, its nodes
 /// still ordered by priority (``linkBalanced(_:holding:)``); insertions and
-/// removals keep the treap's expected O(log *n*) depth from there. The order lives in the tree's shape only: the tree never
-/// compares elements itself. An insertion descends with a comparison that
-/// the query gives (sort order, ties by the array's order), so an element
-/// whose value already changed in the array is still found, and removed, by
-/// its id.
+/// removals keep the treap's expected O(log *n*) depth from there.
+///
+/// The order lives in the tree's shape only: the tree never compares
+/// elements itself. An insertion descends with a comparison that the query
+/// gives (sort order, ties by the array's order), so an element whose value
+/// already changed in the array is still found, and removed, by its id.
 ///
 /// A class, not a struct: the query calls it on every change, and a
 /// struct held in a class's property is copied (seven retains) by each
