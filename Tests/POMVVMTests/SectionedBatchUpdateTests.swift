@@ -35,6 +35,47 @@ struct SectionedBatchUpdateTests {
     #expect(!SectionedBatchUpdate.reloadData.isEmpty)
   }
 
+  /// The lists live in one shared object (a copy retains it once): each
+  /// copy must still change alone, whichever list changes, and equality and
+  /// hashing must follow the lists, not the object.
+  @Test func aCopyOfABatchChangesAloneAndComparesByItsLists() {
+    let parts: [WritableKeyPath<SectionedBatchUpdate, [RowPath]>] = [
+      \.deletions, \.insertions, \.reloads, \.reconfigurations, \.changedRows,
+    ]
+    for part in parts {
+      var original = SectionedBatchUpdate(moves: [.init(from: path(0, 0), to: path(1, 0))])
+      let copy = original
+      original[keyPath: part].append(path(3, 4))
+      #expect(original[keyPath: part] == [path(3, 4)])
+      #expect(copy[keyPath: part].isEmpty)
+      #expect(copy.moves == original.moves)
+      #expect(original != copy)
+      var again = copy
+      again[keyPath: part] = [path(3, 4)]
+      #expect(again == original)
+      #expect(again.hashValue == original.hashValue)
+      #expect(copy[keyPath: part].isEmpty)
+    }
+    var lone = SectionedBatchUpdate()
+    lone.reloads.append(path(9, 9))
+    #expect(SectionedBatchUpdate().reloads.isEmpty)
+    var sections = SectionedBatchUpdate()
+    let empty = sections
+    sections.sectionDeletions.append(1)
+    sections.sectionInsertions = [2]
+    sections.sectionMoves.append(.init(from: 0, to: 3))
+    sections.moves.append(.init(from: path(0, 1), to: path(0, 2)))
+    #expect(empty == SectionedBatchUpdate())
+    #expect(empty.isEmpty)
+    #expect(
+      sections
+        == SectionedBatchUpdate(
+          sectionDeletions: [1], sectionInsertions: [2], sectionMoves: [.init(from: 0, to: 3)],
+          moves: [.init(from: path(0, 1), to: path(0, 2))]))
+    #expect(SectionedBatchUpdate() != SectionedBatchUpdate.reloadData)
+    #expect(Set([sections, SectionedBatchUpdate(), sections]).count == 2)
+  }
+
   @Test func aChangedRowThatMovesToAnotherSectionIsOneMoveAndAReconfiguration() {
     let batch = SectionedBatchUpdate.difference(
       from: [(key: "A", ids: [1, 2]), (key: "B", ids: [3])],

@@ -127,28 +127,223 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     }
   }
 
+  /// The nine lists, in one object that copies of the batch share.
+  ///
+  /// A copy of the batch, which each observer and update takes, retains
+  /// it once instead of nine arrays. It is copied before a change when
+  /// another batch shares it.
+  @usableFromInline
+  final class _Storage: @unchecked Sendable {
+    @usableFromInline
+    @exclusivity(unchecked)
+    var sectionDeletions: [Int]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var sectionInsertions: [Int]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var sectionMoves: [SectionMove]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var deletions: [RowPath]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var insertions: [RowPath]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var moves: [RowMove]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var reloads: [RowPath]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var reconfigurations: [RowPath]
+    @usableFromInline
+    @exclusivity(unchecked)
+    var changedRows: [RowPath]
+
+    @inlinable
+    init(
+      sectionDeletions: [Int], sectionInsertions: [Int], sectionMoves: [SectionMove],
+      deletions: [RowPath], insertions: [RowPath], moves: [RowMove], reloads: [RowPath],
+      reconfigurations: [RowPath], changedRows: [RowPath]
+    ) {
+      self.sectionDeletions = sectionDeletions
+      self.sectionInsertions = sectionInsertions
+      self.sectionMoves = sectionMoves
+      self.deletions = deletions
+      self.insertions = insertions
+      self.moves = moves
+      self.reloads = reloads
+      self.reconfigurations = reconfigurations
+      self.changedRows = changedRows
+    }
+
+    /// A storage with the same lists.
+    @inlinable
+    func copy() -> _Storage {
+      _Storage(
+        sectionDeletions: sectionDeletions, sectionInsertions: sectionInsertions,
+        sectionMoves: sectionMoves, deletions: deletions, insertions: insertions, moves: moves,
+        reloads: reloads, reconfigurations: reconfigurations, changedRows: changedRows)
+    }
+
+    /// The storage of every batch made with no lists: the first change of
+    /// one copies it.
+    @usableFromInline
+    static let empty = _Storage(
+      sectionDeletions: [], sectionInsertions: [], sectionMoves: [], deletions: [],
+      insertions: [], moves: [], reloads: [], reconfigurations: [], changedRows: [])
+  }
+
+  @usableFromInline
+  var _storage: _Storage
+
+  /// Makes ``_storage`` this batch's own before it changes.
+  @inlinable
+  mutating func _makeUnique() {
+    if !isKnownUniquelyReferenced(&_storage) { _storage = _storage.copy() }
+  }
+
   /// Indices before the update of the sections to delete, ascending.
-  public var sectionDeletions: [Int]
+  public var sectionDeletions: [Int] {
+    @inlinable
+    _read { yield _storage.sectionDeletions }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.sectionDeletions = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.sectionDeletions
+    }
+  }
   /// Indices after the update of the sections to insert, ascending.
-  public var sectionInsertions: [Int]
+  public var sectionInsertions: [Int] {
+    @inlinable
+    _read { yield _storage.sectionInsertions }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.sectionInsertions = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.sectionInsertions
+    }
+  }
   /// The sections to move, by ascending destination.
-  public var sectionMoves: [SectionMove]
+  public var sectionMoves: [SectionMove] {
+    @inlinable
+    _read { yield _storage.sectionMoves }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.sectionMoves = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.sectionMoves
+    }
+  }
   /// Paths before the update of the rows to delete, ascending.
-  public var deletions: [RowPath]
+  public var deletions: [RowPath] {
+    @inlinable
+    _read { yield _storage.deletions }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.deletions = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.deletions
+    }
+  }
   /// Paths after the update of the rows to insert, ascending.
-  public var insertions: [RowPath]
+  public var insertions: [RowPath] {
+    @inlinable
+    _read { yield _storage.insertions }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.insertions = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.insertions
+    }
+  }
   /// The rows to move, by ascending destination.
-  public var moves: [RowMove]
+  public var moves: [RowMove] {
+    @inlinable
+    _read { yield _storage.moves }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.moves = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.moves
+    }
+  }
   /// Paths before the update of the rows whose element changed and that
   /// neither moved nor were deleted, ascending: the rows to reload inside
   /// the batch.
-  public var reloads: [RowPath]
+  public var reloads: [RowPath] {
+    @inlinable
+    _read { yield _storage.reloads }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.reloads = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.reloads
+    }
+  }
   /// Paths after the update of the rows whose element both moved and
   /// changed, ascending: the rows to reconfigure once the batch is done.
-  public var reconfigurations: [RowPath]
+  public var reconfigurations: [RowPath] {
+    @inlinable
+    _read { yield _storage.reconfigurations }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.reconfigurations = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.reconfigurations
+    }
+  }
   /// Paths after the update of every reloaded or reconfigured row,
   /// ascending.
-  public var changedRows: [RowPath]
+  public var changedRows: [RowPath] {
+    @inlinable
+    _read { yield _storage.changedRows }
+    @inlinable
+    set {
+      _makeUnique()
+      _storage.changedRows = newValue
+    }
+    @inlinable
+    _modify {
+      _makeUnique()
+      yield &_storage.changedRows
+    }
+  }
   /// Whether the change replaces everything: the view reloads all its
   /// sections (`reloadData()`) instead of patching them, and the other lists
   /// are empty.
@@ -175,15 +370,17 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     moves: [RowMove] = [], reloads: [RowPath] = [], reconfigurations: [RowPath] = [],
     changedRows: [RowPath] = [], isReloadData: Bool = false
   ) {
-    self.sectionDeletions = sectionDeletions
-    self.sectionInsertions = sectionInsertions
-    self.sectionMoves = sectionMoves
-    self.deletions = deletions
-    self.insertions = insertions
-    self.moves = moves
-    self.reloads = reloads
-    self.reconfigurations = reconfigurations
-    self.changedRows = changedRows
+    if sectionDeletions.isEmpty && sectionInsertions.isEmpty && sectionMoves.isEmpty
+      && deletions.isEmpty && insertions.isEmpty && moves.isEmpty && reloads.isEmpty
+      && reconfigurations.isEmpty && changedRows.isEmpty
+    {
+      _storage = .empty
+    } else {
+      _storage = _Storage(
+        sectionDeletions: sectionDeletions, sectionInsertions: sectionInsertions,
+        sectionMoves: sectionMoves, deletions: deletions, insertions: insertions, moves: moves,
+        reloads: reloads, reconfigurations: reconfigurations, changedRows: changedRows)
+    }
     self.isReloadData = isReloadData
   }
 
@@ -197,6 +394,41 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     !isReloadData && sectionDeletions.isEmpty && sectionInsertions.isEmpty
       && sectionMoves.isEmpty && deletions.isEmpty && insertions.isEmpty && moves.isEmpty
       && reloads.isEmpty && reconfigurations.isEmpty
+  }
+}
+
+extension SectionedBatchUpdate {
+  /// Whether two batches have the same lists and the same
+  /// ``isReloadData``.
+  ///
+  /// - Complexity: O(1) for two copies of one batch, else O(*k*) for *k*
+  ///   sections and rows in them.
+  @inlinable
+  public static func == (lhs: SectionedBatchUpdate, rhs: SectionedBatchUpdate) -> Bool {
+    guard lhs.isReloadData == rhs.isReloadData else { return false }
+    if lhs._storage === rhs._storage { return true }
+    return lhs.sectionDeletions == rhs.sectionDeletions
+      && lhs.sectionInsertions == rhs.sectionInsertions && lhs.sectionMoves == rhs.sectionMoves
+      && lhs.deletions == rhs.deletions && lhs.insertions == rhs.insertions
+      && lhs.moves == rhs.moves && lhs.reloads == rhs.reloads
+      && lhs.reconfigurations == rhs.reconfigurations && lhs.changedRows == rhs.changedRows
+  }
+
+  /// Hashes the lists and ``isReloadData``.
+  ///
+  /// - Parameter hasher: The hasher to feed.
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(sectionDeletions)
+    hasher.combine(sectionInsertions)
+    hasher.combine(sectionMoves)
+    hasher.combine(deletions)
+    hasher.combine(insertions)
+    hasher.combine(moves)
+    hasher.combine(reloads)
+    hasher.combine(reconfigurations)
+    hasher.combine(changedRows)
+    hasher.combine(isReloadData)
   }
 }
 
