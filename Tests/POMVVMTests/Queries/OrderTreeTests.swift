@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Order tree")
 struct OrderTreeTests {
-  /// Random inserts at ranks and removals by id, in several trees that
+  /// Random inserts at ranks, removals by id, moves (a row detached, new
+  /// rows inserted while it is out, which may grow the table, then the row
+  /// attached elsewhere or discarded) and bulk builds, in several trees that
   /// share the slots, compared with plain arrays after every step.
   @Test(arguments: 1...3)
   func ranksSelectsAndTreesMatchPlainArrays(seed: Int) {
@@ -18,7 +20,7 @@ struct OrderTreeTests {
     var failures: [String] = []
     for step in 0..<3_000 {
       let number = pick(3)
-      switch pick(5) {
+      switch pick(6) {
       case 0, 1, 2:
         let position = pick(model[number].count + 1)
         tree.insert(nextID, at: position, in: number)
@@ -32,6 +34,37 @@ struct OrderTreeTests {
           failures.append("step \(step): removing \(id) gave \(String(describing: removed))")
         }
         model[number].remove(at: position)
+      case 4 where !model[number].isEmpty:
+        let id = model[number][pick(model[number].count)]
+        guard let node = tree.node(of: id) else {
+          failures.append("step \(step): \(id) has no node")
+          break
+        }
+        let detached = tree.detach(node)
+        let position = model[number].firstIndex(of: id) ?? -1
+        if detached.tree != number || detached.position != position {
+          failures.append("step \(step): detaching \(id) gave \(detached)")
+        }
+        model[number].remove(at: position)
+        for _ in 0..<pick(40) {
+          let other = pick(3)
+          let at = pick(model[other].count + 1)
+          tree.insert(nextID, at: at, in: other)
+          model[other].insert(nextID, at: at)
+          nextID += 1
+        }
+        if pick(4) == 0 {
+          tree.discard(node)
+          if tree.node(of: id) != nil { failures.append("step \(step): \(id) is still found") }
+        } else {
+          let to = pick(3)
+          let at = pick(model[to].count + 1)
+          tree.attach(node, at: at, in: to)
+          model[to].insert(id, at: at)
+          if tree.node(of: id) != node {
+            failures.append("step \(step): \(id) came back in another node")
+          }
+        }
       default:
         let ordered = (0..<pick(8)).map { _ in
           defer { nextID += 1 }

@@ -389,8 +389,16 @@ final class _OrderTree<ID: Hashable> {
   /// - Complexity: O(log *n*) expected.
   @inlinable
   func insert(_ id: ID, at position: Int, in tree: Int) {
+    attach(newNode(id), at: position, in: tree)
+  }
+
+  /// Puts `node`, which is in no tree (new, or taken out by
+  /// ``detach(_:)``), at `position` of tree `tree`.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func attach(_ node: Int32, at position: Int, in tree: Int) {
     shape &+= 1
-    let node = newNode(id)
     let priority = Self.priority(node)
     // Down the path to `position` while the nodes stay above the new one
     // (each subtree gains a row), then the rest is split under it: one
@@ -441,6 +449,22 @@ final class _OrderTree<ID: Hashable> {
   @inlinable
   func remove(_ id: ID) -> (tree: Int, position: Int)? {
     guard let node = tableRemove(id) else { return nil }
+    let place = detach(node)
+    free.append(node)
+    return place
+  }
+
+  /// Takes the row of `node` out of its tree and returns the tree and the
+  /// position it had; the node keeps its id, and its place in the table,
+  /// for ``attach(_:at:in:)`` or ``discard(_:)``.
+  ///
+  /// A row that moves is detached and attached: it is not hashed out of
+  /// the table and into it again.
+  ///
+  /// - Complexity: O(log *n*) expected.
+  @discardableResult
+  @inlinable
+  func detach(_ node: Int32) -> (tree: Int, position: Int) {
     let position = rank(node: node)
     shape &+= 1
     let n = Int(node)
@@ -470,8 +494,16 @@ final class _OrderTree<ID: Hashable> {
     left[n] = Self.none
     right[n] = Self.none
     parent[n] = Self.none
-    free.append(node)
     return (tree, position)
+  }
+
+  /// Frees `node`, which ``detach(_:)`` took out of its tree and which goes
+  /// in no tree again.
+  @inlinable
+  func discard(_ node: Int32) {
+    let removed = tableRemove(ids[Int(node)])
+    assert(removed == node, "LiveQuery: a detached row is not in the table")
+    free.append(node)
   }
 
   /// Replaces tree `tree` with `ordered`, in that order; the ids must not be

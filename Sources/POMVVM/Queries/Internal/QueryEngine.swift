@@ -431,10 +431,12 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     // Where each belongs now.
     var appeared: [Key] = []
     Self.withRows(&touched) { rows in
+      // Out of their trees, keeping their nodes: a row that goes back in
+      // one is not hashed out of the table and into it again.
       for index in rows.indices where rows[index].oldKey != nil {
-        if let (number, _) = tree.remove(rows[index].id), tree.count(of: number) == 0 {
-          emptied.append(rows[index].oldSection)
-        }
+        guard let node = tree.node(of: rows[index].id) else { continue }
+        let (number, _) = tree.detach(node)
+        if tree.count(of: number) == 0 { emptied.append(rows[index].oldSection) }
       }
       for index in rows.indices where rows[index].isInArray {
         let id = rows[index].id
@@ -456,10 +458,20 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
           appeared.append(key)
         }
         let rank = insertionRank(of: element, at: position, in: number)
-        tree.insert(id, at: rank, in: number)
+        // A row that was in a tree is in the table still: it goes back in
+        // its own node.
+        if rows[index].oldKey != nil, let node = tree.node(of: id) {
+          tree.attach(node, at: rank, in: number)
+        } else {
+          tree.insert(id, at: rank, in: number)
+        }
         rows[index].newKey = key
         // Its row, as long as no other row enters after it.
         rows[index].newRow = rank
+      }
+      // Rows that were in a tree and left the array or the filter.
+      for index in rows.indices where rows[index].oldKey != nil && rows[index].newKey == nil {
+        if let node = tree.node(of: rows[index].id) { tree.discard(node) }
       }
     }
     // Sections: the emptied ones go, the new ones come, in section order.
