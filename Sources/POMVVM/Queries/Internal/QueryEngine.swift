@@ -118,8 +118,14 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   }
 
   /// The index in `sections` of a key, or where it would go.
+  ///
+  /// With few sections, their keys are compared with `==` first, as in
+  /// ``tree(ofKey:)``: cheaper than calls of the section order.
   @inlinable
   func sectionIndex(of key: Key) -> (index: Int, found: Bool) {
+    if sections.count <= 8 {
+      for index in sections.indices where sections[index].key == key { return (index, true) }
+    }
     var low = 0
     var high = sections.count
     while low < high {
@@ -477,7 +483,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     // Sections: the emptied ones go, the new ones come, in section order.
     var deletedSections: [Int] = []
     if !isFlat {
-      for oldIndex in Set(emptied).sorted(by: >) {
+      for oldIndex in emptied.isEmpty ? [] : Set(emptied).sorted(by: >) {
         let key = sections[oldIndex].key
         let number = sections[oldIndex].tree
         if tree.count(of: number) != 0 { continue }
@@ -487,7 +493,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         freeTrees.append(number)
         deletedSections.append(oldIndex)
       }
-      deletedSections.reverse()
+      if deletedSections.count > 1 { deletedSections.reverse() }
       // Old indices above are taken before any section is inserted.
       for key in appeared {
         let (index, _) = sectionIndex(of: key)
@@ -496,7 +502,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     }
     var insertedSections: [Int] = []
     for key in appeared where !isFlat { insertedSections.append(sectionIndex(of: key).index) }
-    insertedSections.sort()
+    if insertedSections.count > 1 { insertedSections.sort() }
     Self.withRows(&touched) { rows in
       for index in rows.indices {
         guard let key = rows[index].newKey else { continue }
