@@ -10,8 +10,11 @@ struct SectionedQueryTests {
     sections.map { ($0.key, $0.ids) }
   }
 
-  @Test(arguments: 1...5)
-  func aSectionedQueryEqualsAFreshGroupingAfterEveryRandomStep(seed: Int) {
+  /// Sections by text alone (three), or by text and id (up to twelve: more
+  /// than the eight whose keys the engine compares in turn, so that it
+  /// searches them in order).
+  @Test(arguments: 1...5, [false, true])
+  func aSectionedQueryEqualsAFreshGroupingAfterEveryRandomStep(seed: Int, manySections: Bool) {
     var random = SplitMix64(seed: UInt64(seed))
     var nextID = 0
     var removed: [TestItem] = []
@@ -22,7 +25,7 @@ struct SectionedQueryTests {
     var order = QueryModel.orders[0]
     // Sections by text, rows by the chosen order: an edit of the text is a
     // move across sections.
-    let key: (TestItem) -> String = { $0.text }
+    let key: (TestItem) -> String = manySections ? { $0.text + String($0.id % 4) } : { $0.text }
     // Set before the query hears of the change: this observer comes first.
     var lastArrayChangeSize = Int.max
     var changedIDs: Set<Int> = []
