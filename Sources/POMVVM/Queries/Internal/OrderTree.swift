@@ -404,13 +404,14 @@ final class _OrderTree<ID: Hashable> {
     // (each subtree gains a row), then the rest is split under it: one
     // descent, and a split of a subtree of expected constant size, rather
     // than a split and two merges of the whole tree.
-    var above = Self.none
-    var isLeft = false
-    var current = roots[tree]
-    var k = Int32(position)
     // Through a buffer: each write through the array checks that it is
-    // unique, once per level.
-    size.withUnsafeMutableBufferPointer { size in
+    // unique, once per level. The walk's state stays in locals of the
+    // closure, not in captured variables that each level writes back.
+    let (above, isLeft, current, k) = size.withUnsafeMutableBufferPointer { size in
+      var above = Self.none
+      var isLeft = false
+      var current = roots[tree]
+      var k = Int32(position)
       while current >= 0 && Self.priority(current) > priority {
         let n = Int(current)
         size[n] += 1
@@ -426,6 +427,7 @@ final class _OrderTree<ID: Hashable> {
           current = right[n]
         }
       }
+      return (above, isLeft, current, k)
     }
     let (a, b) = split(current, k)
     let n = Int(node)

@@ -325,6 +325,15 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     let changeSet = change.changeSet
     var touched = spareTouched
     spareTouched = []
+    if changeSet.count == 1, let update = changeSet.updates.first {
+      // A lone update, the common case, which `followInPlace(_:)` found
+      // does not stay where it is: no second look, and no table of slots.
+      // Written in place: a copy of a row goes through its value witnesses.
+      touched.append(Touched(id: update.newElement.id))
+      touched[0].oldValue = update.oldElement
+      touched[0].changed = true
+      return advance(&touched, tryingInPlace: false)
+    }
     touched.reserveCapacity(changeSet.count)
     var slotOf: [Element.ID: Int] = [:]
     let single = changeSet.count == 1
@@ -361,9 +370,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         if touched[index].oldValue == nil { touched[index].oldValue = newElements[move.to] }
       }
     }
-    // A lone update comes here only when `followInPlace(_:)` found that
-    // its row does not stay where it is: no second look.
-    return advance(&touched, tryingInPlace: !(single && changeSet.updates.count == 1))
+    return advance(&touched)
   }
 
   /// Takes back the buffer of touched rows of a step the query is done
