@@ -134,9 +134,17 @@ struct _CellTable<Element: Identifiable> {
 @inlinable
 @inline(__always)
 package func _homeSlot<ID: Hashable>(of id: ID, _ capacity: Int) -> Int {
+  _homeSlot(of: id, capacity, seed: _intHashSeed)
+}
+
+/// ``_homeSlot(of:_:)`` with ``_intHashSeed`` read by the caller: a table
+/// that keeps a copy of it spares each look-up the global's lazy check.
+@inlinable
+@inline(__always)
+package func _homeSlot<ID: Hashable>(of id: ID, _ capacity: Int, seed: UInt64) -> Int {
   let hash: UInt64
   if ID.self == Int.self {
-    var x = UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int.self))) ^ _intHashSeed
+    var x = UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int.self))) ^ seed
     x = (x ^ (x >> 33)) &* 0xff51_afd7_ed55_8ccd
     x = (x ^ (x >> 33)) &* 0xc4ce_b9fe_1a85_ec53
     hash = (x ^ (x >> 33)) >> 32

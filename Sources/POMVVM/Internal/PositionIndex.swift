@@ -29,6 +29,11 @@ struct _PositionIndex<Element: Identifiable> {
   @usableFromInline
   var _base: Int
 
+  /// ``_intHashSeed``, read once: each read of the global goes through its
+  /// lazy initializer's check.
+  @usableFromInline
+  let _seed: UInt64
+
   @usableFromInline
   static var _empty: UInt32 { .max }
 
@@ -43,6 +48,7 @@ struct _PositionIndex<Element: Identifiable> {
     _slots = []
     _count = 0
     _base = Self._middle
+    _seed = _intHashSeed
     let repeated = _rebuild(elements, capacity: elements.count + elements.count / 2)
     precondition(
       repeated.isEmpty, "ObservableArray: duplicate id \(elements[repeated.first ?? 0].id)")
@@ -66,6 +72,7 @@ struct _PositionIndex<Element: Identifiable> {
     _slots = slots
     _count = count
     _base = base
+    _seed = _intHashSeed
   }
 
   /// The position of `id` in `elements`, which the index describes.
@@ -84,7 +91,7 @@ struct _PositionIndex<Element: Identifiable> {
   func find(_ id: Element.ID, in elements: UnsafeBufferPointer<Element>) -> Int? {
     let capacity = _slots.count
     guard _count != 0 else { return nil }
-    var slot = _homeSlot(of: id, capacity)
+    var slot = _homeSlot(of: id, capacity, seed: _seed)
     while true {
       let stored = _slots[slot]
       if stored == Self._empty { return nil }
@@ -113,7 +120,7 @@ struct _PositionIndex<Element: Identifiable> {
       _rebuild(elements, capacity: Swift.max(8, (_count + 1) * 2))
       return
     }
-    _place(_stored(position), home: _homeSlot(of: id, _slots.count))
+    _place(_stored(position), home: _homeSlot(of: id, _slots.count, seed: _seed))
     _count += 1
   }
 
@@ -132,7 +139,7 @@ struct _PositionIndex<Element: Identifiable> {
       next = next &+ 1 == capacity ? 0 : next &+ 1
       let moved = _slots[next]
       if moved == Self._empty { break }
-      let home = _homeSlot(of: elements[Int(moved) &- _base].id, capacity)
+      let home = _homeSlot(of: elements[Int(moved) &- _base].id, capacity, seed: _seed)
       let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
       if stays { continue }
       _slots[hole] = moved
@@ -214,7 +221,7 @@ struct _PositionIndex<Element: Identifiable> {
   @inlinable
   func _slot(of id: Element.ID, storing stored: UInt32) -> Int {
     let capacity = _slots.count
-    var slot = _homeSlot(of: id, capacity)
+    var slot = _homeSlot(of: id, capacity, seed: _seed)
     while _slots[slot] != stored {
       precondition(_slots[slot] != Self._empty, "ObservableArray: id index out of step")
       slot = slot &+ 1 == capacity ? 0 : slot &+ 1
@@ -257,7 +264,7 @@ struct _PositionIndex<Element: Identifiable> {
     placing: for (position, element) in elements.enumerated() {
       // One walk from the id's home both finds a free slot and meets any
       // element with the same id on the way.
-      var slot = _homeSlot(of: element.id, slotCount)
+      var slot = _homeSlot(of: element.id, slotCount, seed: _seed)
       while _slots[slot] != Self._empty {
         if elements[Int(_slots[slot]) &- _base].id == element.id {
           repeated.append(position)

@@ -70,6 +70,10 @@ final class _OrderTree<ID: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var located = (Location(), Location())
+  /// ``_intHashSeed``, read once: each read of the global goes through its
+  /// lazy initializer's check.
+  @usableFromInline
+  let seed = _intHashSeed
 
   /// Where a node was found: its tree and its rank there, at a shape.
   @usableFromInline
@@ -694,7 +698,7 @@ final class _OrderTree<ID: Hashable> {
   func node(of id: ID) -> Int32? {
     guard count != 0 else { return nil }
     let capacity = table.count
-    var slot = _homeSlot(of: id, capacity)
+    var slot = _homeSlot(of: id, capacity, seed: seed)
     while true {
       let node = table[slot]
       if node < 0 { return nil }
@@ -717,7 +721,7 @@ final class _OrderTree<ID: Hashable> {
   @inlinable
   func place(_ node: Int32) {
     let capacity = table.count
-    var slot = _homeSlot(of: ids[Int(node)], capacity)
+    var slot = _homeSlot(of: ids[Int(node)], capacity, seed: seed)
     while table[slot] >= 0 { slot = slot &+ 1 == capacity ? 0 : slot &+ 1 }
     table[slot] = node
   }
@@ -740,7 +744,7 @@ final class _OrderTree<ID: Hashable> {
   func tableRemove(_ id: ID) -> Int32? {
     guard count != 0 else { return nil }
     let capacity = table.count
-    var hole = _homeSlot(of: id, capacity)
+    var hole = _homeSlot(of: id, capacity, seed: seed)
     while true {
       let node = table[hole]
       if node < 0 { return nil }
@@ -755,7 +759,7 @@ final class _OrderTree<ID: Hashable> {
       next = next &+ 1 == capacity ? 0 : next &+ 1
       let moved = table[next]
       if moved < 0 { break }
-      let home = _homeSlot(of: ids[Int(moved)], capacity)
+      let home = _homeSlot(of: ids[Int(moved)], capacity, seed: seed)
       let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
       if stays { continue }
       table[hole] = moved
