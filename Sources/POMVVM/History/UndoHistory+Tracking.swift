@@ -29,9 +29,10 @@ extension UndoHistory {
     // Specialized in the caller: it runs on every change of the array.
     // Nothing here refers to the array weakly (see `ObservableArray._life`):
     // only the array calls this, while it delivers, so it lives then.
-    let subscription = array.observeChanges { [weak self, unowned(unsafe) array] change in
+    let this = _WeakReference(self)
+    let subscription = array.observeChanges { [unowned(unsafe) array] change in
       extendLifetime(sentinel)
-      guard let self else { return }
+      guard let self = this.object else { return }
       guard self._isRecording else {
         self._skip(array)
         return

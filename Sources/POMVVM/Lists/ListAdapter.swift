@@ -108,8 +108,9 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     // published so far, delivered or not.
     _reflected = array._changeSequence
     // The adapter holds the array until it cancels the subscription.
-    _subscription = array.observeChanges { [weak self, unowned(unsafe) array] change in
-      self?._receive(change, number: array._deliveringSequence)
+    let this = _WeakReference(self)
+    _subscription = array.observeChanges { [unowned(unsafe) array] change in
+      this.object?._receive(change, number: array._deliveringSequence)
     }
     _subscription?._setOrigin(fileID: fileID, line: line)
     updateIfNeeded()
@@ -140,8 +141,9 @@ public final class ListAdapter<View: ListView>: SubscriptionToken {
     _query = query
     _view = view
     _reflected = 0
-    _subscription = query.observeChanges { [weak self] change in
-      self?._receive(fromQuery: change)
+    let this = _WeakReference(self)
+    _subscription = query.observeChanges { change in
+      this.object?._receive(fromQuery: change)
     }
     _subscription?._setOrigin(fileID: fileID, line: line)
     updateIfNeeded()

@@ -112,8 +112,9 @@ where View.Key: Comparable {
     _latest = Self._rows(of: query)
     _received = query._publishCount
     _shown = _SectionedRows()
-    _subscription = query.observeChanges { [weak self] change in
-      self?._receive(change)
+    let this = _WeakReference(self)
+    _subscription = query.observeChanges { change in
+      this.object?._receive(change)
     }
     _subscription?._setOrigin(fileID: fileID, line: line)
     updateIfNeeded()
