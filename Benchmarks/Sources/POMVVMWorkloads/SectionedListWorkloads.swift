@@ -9,7 +9,9 @@ final class NoSectionedListView: SectionedListView {
   func updateSections(_ update: SectionedListUpdate<Int, Row>) {
     let batch = update.batch
     var total = batch.moves.count + batch.insertions.count + update.keys.count
-    for path in batch.reloads + batch.reconfigurations {
+    // Each redrawn row at its new path, where the update's rows have it
+    // (a reload's own path is the old one).
+    for path in batch.changedRows {
       total &+= update.element(at: path).title.utf8.count
     }
     sharedSink.total &+= total
