@@ -92,6 +92,24 @@ struct OrderTreeTests {
     #expect(failures == [])
   }
 
+  /// An id found once is not found after the trees are emptied, nor after
+  /// it is removed, even though the tree remembers the last id it found.
+  @Test
+  func anEmptiedTreeFindsNoIDItFoundBefore() {
+    let tree = _OrderTree<Int>()
+    _ = tree.addTree()
+    tree.build([10, 20, 30], in: 0)
+    #expect(tree.node(of: 20) != nil)
+    tree.removeAll(trees: 1)
+    #expect(tree.node(of: 20) == nil)
+    #expect(tree.rank(of: 20) == nil)
+    tree.build([20, 40], in: 0)
+    #expect(tree.rank(of: 40) == 1)
+    #expect(tree.remove(40)?.position == 1)
+    #expect(tree.node(of: 40) == nil)
+    #expect(tree.ids(of: 0) == [20])
+  }
+
   /// A tree built in bulk on fresh slots has every id in order, and a row
   /// is in place exactly when it goes after the row before it and before
   /// the row after it, which takes at most two comparisons.

@@ -74,6 +74,14 @@ final class _OrderTree<ID: Hashable> {
   /// lazy initializer's check.
   @usableFromInline
   let seed = _intHashSeed
+  /// The id that ``node(of:)`` found last, and its node.
+  ///
+  /// A step looks its row up several times (in place or not, out of its
+  /// tree, back in). An id keeps its node for as long as it is in the table, so this is
+  /// cleared when an id leaves it (``tableRemove(_:)``, ``removeAll(trees:)``).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var lastFound: (id: ID, node: Int32)?
 
   /// Where a node was found: its tree and its rank there, at a shape.
   @usableFromInline
@@ -129,6 +137,7 @@ final class _OrderTree<ID: Hashable> {
   @inlinable
   func removeAll(trees: Int) {
     shape &+= 1
+    lastFound = nil
     left.removeAll(keepingCapacity: true)
     right.removeAll(keepingCapacity: true)
     parent.removeAll(keepingCapacity: true)
@@ -696,13 +705,17 @@ final class _OrderTree<ID: Hashable> {
   /// - Complexity: O(1) on average.
   @inlinable
   func node(of id: ID) -> Int32? {
+    if let lastFound, lastFound.id == id { return lastFound.node }
     guard count != 0 else { return nil }
     let capacity = table.count
     var slot = _homeSlot(of: id, capacity, seed: seed)
     while true {
       let node = table[slot]
       if node < 0 { return nil }
-      if ids[Int(node)] == id { return node }
+      if ids[Int(node)] == id {
+        lastFound = (id, node)
+        return node
+      }
       slot = slot &+ 1 == capacity ? 0 : slot &+ 1
     }
   }
@@ -742,6 +755,7 @@ final class _OrderTree<ID: Hashable> {
   /// Takes `id` out of the table; returns its node.
   @inlinable
   func tableRemove(_ id: ID) -> Int32? {
+    lastFound = nil
     guard count != 0 else { return nil }
     let capacity = table.count
     var hole = _homeSlot(of: id, capacity, seed: seed)
