@@ -618,23 +618,6 @@ struct UndoHistoryTests {
     #expect(history.undoCount == 0)
   }
 
-  @Test func anArrayDoesNotKeepItsHistoryAliveAndChangesOnWithoutIt() {
-    let array = Self.makeArray()
-    weak var weakHistory: UndoHistory?
-    do {
-      let history = UndoHistory()
-      history.track(array)
-      array.append(TestItem(4))
-      #expect(history.undoCount == 1)
-      weakHistory = history
-    }
-    #expect(weakHistory == nil)
-    array.append(TestItem(5))
-    array.update(TestItem(1, "edited"))
-    #expect(array.map(\.id) == [1, 2, 3, 4, 5])
-    #expect(array.first?.text == "edited")
-  }
-
   @Test func aStepOfAReleasedArrayAndALiveCellUndoesTheCellAlone() {
     let history = UndoHistory()
     let name = Observable("a")
