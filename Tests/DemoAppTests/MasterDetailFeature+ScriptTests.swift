@@ -504,14 +504,16 @@ struct MasterDetailScriptTests {
             """))
   }
 
-  @Test func tenThousandItemsAddedQuietlyRenderOnceAndQuickly() async {
+  /// Quiet adds draw nothing: the one list in the output is the render's.
+  ///
+  /// How long they take is measured by `scripts/measure-demo-scale` and the
+  /// benchmarks' scale rows, not here: a bound on wall time fails on a busy
+  /// machine (under ThreadSanitizer, with both cores busy, this test took
+  /// 10.7 s, against 3.1 s in the plain run of the same CI).
+  @Test func tenThousandItemsAddedQuietlyRenderOnce() async {
     let count = 10_000
     let script = (1...count).map { "add item \($0)" }.joined(separator: "\n") + "\nrender\n"
-    let clock = ContinuousClock()
-    var transcript = Transcript(status: -1, output: "")
-    let elapsed = await clock.measure {
-      transcript = await runScript(script, arguments: fixedClock + ["--quiet"])
-    }
+    let transcript = await runScript(script, arguments: fixedClock + ["--quiet"])
     let expected =
       "Items (open switches: 0)\n"
       + (1...count).map { row in
@@ -520,8 +522,6 @@ struct MasterDetailScriptTests {
           + "\(row). [ ] item \(count + 1 - row)\n"
       }.joined()
     #expect(transcript == Transcript(status: 0, output: expected))
-    // About 1 s in a debug build, most of it creating and binding the rows.
-    #expect(elapsed < .seconds(10), "10,000 quiet adds and a render took \(elapsed)")
   }
 
   @Test(arguments: ["on", "off"])
