@@ -210,11 +210,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     @inlinable
     _read { yield _storage.sectionDeletions }
     @inlinable
-    set {
-      _makeUnique()
-      _storage.sectionDeletions = newValue
-    }
-    @inlinable
     _modify {
       _makeUnique()
       yield &_storage.sectionDeletions
@@ -224,11 +219,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
   public var sectionInsertions: [Int] {
     @inlinable
     _read { yield _storage.sectionInsertions }
-    @inlinable
-    set {
-      _makeUnique()
-      _storage.sectionInsertions = newValue
-    }
     @inlinable
     _modify {
       _makeUnique()
@@ -240,11 +230,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     @inlinable
     _read { yield _storage.sectionMoves }
     @inlinable
-    set {
-      _makeUnique()
-      _storage.sectionMoves = newValue
-    }
-    @inlinable
     _modify {
       _makeUnique()
       yield &_storage.sectionMoves
@@ -254,11 +239,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
   public var deletions: [RowPath] {
     @inlinable
     _read { yield _storage.deletions }
-    @inlinable
-    set {
-      _makeUnique()
-      _storage.deletions = newValue
-    }
     @inlinable
     _modify {
       _makeUnique()
@@ -270,11 +250,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     @inlinable
     _read { yield _storage.insertions }
     @inlinable
-    set {
-      _makeUnique()
-      _storage.insertions = newValue
-    }
-    @inlinable
     _modify {
       _makeUnique()
       yield &_storage.insertions
@@ -284,11 +259,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
   public var moves: [RowMove] {
     @inlinable
     _read { yield _storage.moves }
-    @inlinable
-    set {
-      _makeUnique()
-      _storage.moves = newValue
-    }
     @inlinable
     _modify {
       _makeUnique()
@@ -302,11 +272,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     @inlinable
     _read { yield _storage.reloads }
     @inlinable
-    set {
-      _makeUnique()
-      _storage.reloads = newValue
-    }
-    @inlinable
     _modify {
       _makeUnique()
       yield &_storage.reloads
@@ -318,11 +283,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     @inlinable
     _read { yield _storage.reconfigurations }
     @inlinable
-    set {
-      _makeUnique()
-      _storage.reconfigurations = newValue
-    }
-    @inlinable
     _modify {
       _makeUnique()
       yield &_storage.reconfigurations
@@ -333,11 +293,6 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
   public var changedRows: [RowPath] {
     @inlinable
     _read { yield _storage.changedRows }
-    @inlinable
-    set {
-      _makeUnique()
-      _storage.changedRows = newValue
-    }
     @inlinable
     _modify {
       _makeUnique()
