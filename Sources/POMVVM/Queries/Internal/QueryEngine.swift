@@ -263,6 +263,11 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     @usableFromInline
     var id: Element.ID
     /// The value before the change, if the element was in the array.
+    ///
+    /// Recorded by a flat query only (``_QueryEngine/isFlat``): a
+    /// ``LiveQuery``'s change set carries the old elements, a
+    /// ``SectionedQuery``'s batch update does not, and a copy of an element
+    /// retains each reference it holds.
     @usableFromInline
     var oldValue: Element?
     /// Whether the array reported a new value for it.
@@ -330,7 +335,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       // does not stay where it is: no second look, and no table of slots.
       // Written in place: a copy of a row goes through its value witnesses.
       touched.append(Touched(id: update.newElement.id))
-      touched[0].oldValue = update.oldElement
+      if isFlat { touched[0].oldValue = update.oldElement }
       touched[0].changed = true
       return advance(&touched, tryingInPlace: false)
     }
@@ -349,13 +354,13 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     }
     for removal in changeSet.removals {
       let index = slot(removal.element.id)
-      touched[index].oldValue = removal.element
+      if isFlat { touched[index].oldValue = removal.element }
       touched[index].isInArray = false
       touched[index].changed = true
     }
     for update in changeSet.updates {
       let index = slot(update.newElement.id)
-      touched[index].oldValue = update.oldElement
+      if isFlat { touched[index].oldValue = update.oldElement }
       touched[index].changed = true
     }
     for insertion in changeSet.insertions {
@@ -367,7 +372,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       let newElements = change._newElements
       for move in changeSet.moves {
         let index = slot(newElements[move.to].id)
-        if touched[index].oldValue == nil { touched[index].oldValue = newElements[move.to] }
+        if isFlat && touched[index].oldValue == nil {
+          touched[index].oldValue = newElements[move.to]
+        }
       }
     }
     return advance(&touched)
@@ -458,7 +465,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
           continue
         }
         let element = array._elements[position]
-        if rows[index].oldValue == nil { rows[index].oldValue = element }
+        if isFlat && rows[index].oldValue == nil { rows[index].oldValue = element }
         guard isIncluded(element) else { continue }
         let key = flatKey ?? sectionKey(element)
         let number: Int
@@ -614,7 +621,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     guard let node = tree.node(of: id),
       keepsNeighbours(node, element, at: position, in: elements)
     else { return nil }
-    if touched[0].oldValue == nil { touched[0].oldValue = element }
+    if isFlat && touched[0].oldValue == nil { touched[0].oldValue = element }
     touched[0].newKey = oldKey
     touched[0].newRow = touched[0].oldRow
     touched[0].newSection = touched[0].oldSection
