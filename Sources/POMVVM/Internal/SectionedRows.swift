@@ -16,6 +16,15 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
   /// The number of rows in all sections.
   @usableFromInline
   var count = 0
+  /// The row that ``insertRow(_:at:)`` inserted last, while no other
+  /// change came after it: the row a move leaves at, which the view reads
+  /// next, found without a search of its section's chunks.
+  ///
+  /// Its path is `(-1, -1)` while there is none.
+  @usableFromInline
+  var lastInsertedPath = RowPath(section: -1, row: -1)
+  @usableFromInline
+  var lastInsertedID: ID?
 
   @inlinable
   init() {}
@@ -45,6 +54,17 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     guard sections.indices.contains(path.section), path.row >= 0,
       path.row < sections[path.section].count
     else { return nil }
+    return self[path]
+  }
+
+  /// The id of the row at `path`, which must be a row of these sections.
+  ///
+  /// - Complexity: O(1) for the row inserted last, else O(log *c*) for a
+  ///   section of *c* chunks.
+  @inline(__always)
+  @inlinable
+  subscript(path: RowPath) -> ID {
+    if path == lastInsertedPath, let lastInsertedID { return lastInsertedID }
     return sections[path.section][path.row]
   }
 
@@ -109,6 +129,14 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     return true
   }
 
+  @inlinable
+  mutating func forgetLastInserted() {
+    if lastInsertedPath.section >= 0 {
+      lastInsertedPath = RowPath(section: -1, row: -1)
+      lastInsertedID = nil
+    }
+  }
+
   /// Inserts `id` at `path`; `false` if the section has no such place.
   @inlinable
   mutating func insertRow(_ id: ID, at path: RowPath) -> Bool {
@@ -117,6 +145,8 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     else { return false }
     sections[path.section].insert(id, at: path.row)
     count += 1
+    lastInsertedPath = path
+    lastInsertedID = id
     return true
   }
 
@@ -128,6 +158,7 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
       path.row < sections[path.section].count
     else { return nil }
     count -= 1
+    forgetLastInserted()
     return sections[path.section].remove(at: path.row)
   }
 
@@ -136,6 +167,7 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
   mutating func rebuildSections(
     _ batch: SectionedBatchUpdate, key: (Int) -> Key, sectionIDs: (Int) -> [ID]
   ) -> Bool {
+    forgetLastInserted()
     let oldCount = keys.count
     let newCount = oldCount - batch.sectionDeletions.count + batch.sectionInsertions.count
     guard newCount >= 0 else { return false }

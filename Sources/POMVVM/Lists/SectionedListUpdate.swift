@@ -161,7 +161,7 @@ final class _SectionedUpdateSource<Key: Hashable, Element: Identifiable> {
   /// The value of the row at `path` of the rows.
   @inlinable
   func element(at path: RowPath) -> Element {
-    let id = rows.sections[path.section][path.row]
+    let id = rows[path]
     let array = engine.array
     if isLatest {
       // The common case: the query is as the array is now.
