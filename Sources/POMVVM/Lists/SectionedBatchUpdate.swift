@@ -205,6 +205,26 @@ public struct SectionedBatchUpdate: Hashable, Sendable {
     if !isKnownUniquelyReferenced(&_storage) { _storage = _storage.copy() }
   }
 
+  /// Writes `path` over the one reload and the one changed row of a batch
+  /// of one row redrawn in place.
+  @inlinable
+  mutating func _replaceReload(with path: RowPath) {
+    _makeUnique()
+    _storage.reloads[0] = path
+    _storage.changedRows[0] = path
+  }
+
+  /// Writes `move` over the one move, and its destination over the one
+  /// reconfiguration and the one changed row, of a batch of one row moved
+  /// and changed.
+  @inlinable
+  mutating func _replaceChangedMove(with move: RowMove) {
+    _makeUnique()
+    _storage.moves[0] = move
+    _storage.reconfigurations[0] = move.to
+    _storage.changedRows[0] = move.to
+  }
+
   /// Indices before the update of the sections to delete, ascending.
   public var sectionDeletions: [Int] {
     @inlinable

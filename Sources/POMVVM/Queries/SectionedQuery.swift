@@ -41,14 +41,19 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @usableFromInline
   @exclusivity(unchecked)
   var _snapshots = _SnapshotSlot<SectionedQuery>()
-  /// The change the query publishes for a row redrawn in place or moved
-  /// across sections, kept between edits with its batch's buffers emptied,
-  /// so that publishing one allocates, retains and releases none of them;
-  /// `nil` while it is out (``_publishReload(_:)``, ``_publishMove(_:changed:)``).
+  /// The change the query published last for a row redrawn in place,
+  /// kept for the next one, which writes its path over the old one: its
+  /// batch's one reload and one changed row are neither allocated, nor
+  /// appended and removed again; `nil` before the first and while it is
+  /// out (``_publishReload(_:)``).
   @usableFromInline
   @exclusivity(unchecked)
-  var _spareChange: SectionedChange<Key, Element>? = SectionedChange(
-    _batchUpdate: SectionedBatchUpdate())
+  var _spareReload: SectionedChange<Key, Element>?
+  /// The same for a row moved across sections and changed: one move, one
+  /// reconfiguration and one changed row (``_publishMove(_:changed:)``).
+  @usableFromInline
+  @exclusivity(unchecked)
+  var _spareMove: SectionedChange<Key, Element>?
 
   @inlinable
   init(
@@ -325,46 +330,43 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
     _publish(_batchUpdate(for: step))
   }
 
-  /// Publishes the batch of one row redrawn in place, in the spare change.
+  /// Publishes the batch of one row redrawn in place: its reload and its
+  /// changed row, written over those of the last such change.
   ///
-  /// The batch holds the row's reload and its changed row, and the spare
-  /// comes back emptied once it is delivered. An observer that keeps the
-  /// change keeps its own copy of the buffers (emptying them then copies
-  /// them, as the next batch would have allocated). The spare is out only
-  /// while it is delivered, and the array never delivers inside a
-  /// delivery; a new change would do then.
+  /// An observer that keeps the change keeps its own copy of the batch
+  /// (writing the next paths then copies it, as a new batch would have
+  /// allocated). The spare is out only while it is delivered, and the
+  /// array never delivers inside a delivery; a new change would do then.
   @inlinable
   func _publishReload(_ path: RowPath) {
-    var change = _spareChange.take() ?? SectionedChange(_batchUpdate: SectionedBatchUpdate())
-    change._batchUpdate.reloads.append(path)
-    change._batchUpdate.changedRows.append(path)
+    // Taken out, not bound and copied: the spare's batch stays unique.
+    var change =
+      _spareReload.take()
+      ?? SectionedChange(_batchUpdate: SectionedBatchUpdate(reloads: [path], changedRows: [path]))
+    change._batchUpdate._replaceReload(with: path)
     _publish(&change)
-    // Each buffer holds the one path (`removeAll(keepingCapacity:)` costs
-    // more than a pop).
-    _ = change._batchUpdate.reloads.popLast()
-    _ = change._batchUpdate.changedRows.popLast()
-    _spareChange = consume change
+    _spareReload = consume change
   }
 
-  /// Publishes the batch of one row moved across sections that stay, in
-  /// the spare change: its move, and if its value changed, its
-  /// reconfiguration and changed row (``_publishReload(_:)`` says how the
-  /// spare is reused).
+  /// Publishes the batch of one row moved across sections that stay: its
+  /// move, and if its value changed, its reconfiguration and changed row,
+  /// written over those of the last such change (``_publishReload(_:)``
+  /// says how the spare is reused).
   @inlinable
   func _publishMove(_ move: SectionedBatchUpdate.RowMove, changed: Bool) {
-    var change = _spareChange.take() ?? SectionedChange(_batchUpdate: SectionedBatchUpdate())
-    change._batchUpdate.moves.append(move)
-    if changed {
-      change._batchUpdate.reconfigurations.append(move.to)
-      change._batchUpdate.changedRows.append(move.to)
+    guard changed else {
+      // Moved by a change undone in between: rare, and not kept.
+      _publish(SectionedBatchUpdate(moves: [move]))
+      return
     }
+    var change =
+      _spareMove.take()
+      ?? SectionedChange(
+        _batchUpdate: SectionedBatchUpdate(
+          moves: [move], reconfigurations: [move.to], changedRows: [move.to]))
+    change._batchUpdate._replaceChangedMove(with: move)
     _publish(&change)
-    _ = change._batchUpdate.moves.popLast()
-    if changed {
-      _ = change._batchUpdate.reconfigurations.popLast()
-      _ = change._batchUpdate.changedRows.popLast()
-    }
-    _spareChange = consume change
+    _spareMove = consume change
   }
 
   /// The batch update of one incremental step (other than one row redrawn

@@ -266,4 +266,51 @@ struct QueryInPlaceTests {
     array.cell(for: 4)?.value.on = true
     #expect(query.sections.map { $0.elements.map(\.id) } == [[4, 1, 2, 3]])
   }
+
+  /// A sectioned query publishes each row redrawn in place, and each row
+  /// moved across sections, in a change it reuses for the next one: a
+  /// batch an observer kept, or a list it took out of one, must stay as it
+  /// was delivered.
+  @Test func batchesAnObserverKeepsStayAsDeliveredThroughLaterEdits() {
+    let array = Self.makeArray()
+    // Sections by `on` (all off at first), rows by text:
+    // [2 "a", 1 "b", 3 "b", 4 "c"].
+    let query = array.query(sortedBy: { $0.text < $1.text }, sectionedBy: { $0.on ? 1 : 0 })
+    var kept: [SectionedBatchUpdate] = []
+    var keptMoves: [[SectionedBatchUpdate.RowMove]] = []
+    let observer = query.observeChanges { change in
+      kept.append(change.batchUpdate)
+      keptMoves.append(change.batchUpdate.moves)
+    }
+    func path(_ section: Int, _ row: Int) -> RowPath { RowPath(section: section, row: row) }
+    // Two rows moved into a new section, then one back: the first makes
+    // the section, so its batch is not a lone move.
+    array.cell(for: 1)?.value.on = true
+    array.cell(for: 3)?.value.on = true
+    array.cell(for: 1)?.value.on = false
+    // Rows redrawn in place: new texts that sort as the old ones did.
+    array.cell(for: 2)?.value.text = "a1"
+    array.cell(for: 4)?.value.text = "c1"
+    array.cell(for: 2)?.value.text = "a2"
+    observer.cancel()
+    #expect(kept.count == 6)
+    guard kept.count == 6 else { return }
+    // [2, 3, 4] and [1]: 3 moves from 0.1 to 1.1, after 1 (a tie, by
+    // array order).
+    #expect(kept[1].moves == [.init(from: path(0, 1), to: path(1, 1))])
+    #expect(kept[1].reconfigurations == [path(1, 1)])
+    #expect(kept[1].changedRows == [path(1, 1)])
+    // 1 moves back: from 1.0 to 0.1, after 2 "a".
+    #expect(kept[2].moves == [.init(from: path(1, 0), to: path(0, 1))])
+    #expect(kept[2].reconfigurations == [path(0, 1)])
+    #expect(keptMoves[1] == [.init(from: path(0, 1), to: path(1, 1))])
+    #expect(keptMoves[2] == [.init(from: path(1, 0), to: path(0, 1))])
+    // Sections now: [2 "a", 1 "b", 4 "c"] and [3 "b"].
+    #expect(kept[3].reloads == [path(0, 0)])
+    #expect(kept[4].reloads == [path(0, 2)])
+    #expect(kept[5].reloads == [path(0, 0)])
+    #expect(kept[4].changedRows == [path(0, 2)])
+    #expect(kept[3].moves.isEmpty && kept[4].moves.isEmpty)
+    #expect(query.sections.map { $0.elements.map(\.id) } == [[2, 1, 4], [3]])
+  }
 }
