@@ -210,6 +210,22 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
   }
 }
 
+/// A ``SectionedListAdapter``'s rows, in an object that its update source
+/// (``_SectionedUpdateSource``) reads too: while no view keeps an update,
+/// the update reads the adapter's rows in place instead of taking a copy
+/// of them on every change and letting go of it before the next.
+@usableFromInline
+final class _SectionedRowsBox<Key: Hashable, ID: Hashable> {
+  @usableFromInline
+  @exclusivity(unchecked)
+  var rows: _SectionedRows<Key, ID>
+
+  @inlinable
+  init(_ rows: _SectionedRows<Key, ID> = _SectionedRows()) {
+    self.rows = rows
+  }
+}
+
 /// The ids of one section's rows, in chunks of at most
 /// ``_RowChunks/maximum`` ids: a row enters or leaves by shifting the ids
 /// of its chunk only, and its chunk is found from the chunks' counts in a

@@ -63,14 +63,15 @@ where View.Key: Comparable {
   @usableFromInline
   @exclusivity(unchecked)
   var _subscription: Subscription?
-  /// The sections as of the last change the adapter received.
+  /// The sections as of the last change the adapter received, in an
+  /// object that the update source reads too (``_latest``).
   @usableFromInline
-  @exclusivity(unchecked)
-  var _latest = _SectionedRows<Key, Element.ID>()
+  let _latestBox = _SectionedRowsBox<Key, Element.ID>()
   /// The ids and values of the last update, kept for the next.
   ///
-  /// Its rows are let go of before `_latest` changes, so that changing it
-  /// copies nothing (``_letGoOfSourceRows()``).
+  /// It reads the rows from ``_latestBox`` while the adapter alone holds
+  /// it; one that a view holds is given a copy of the rows before they
+  /// change (``_letGoOfSourceRows()``).
   @usableFromInline
   @exclusivity(unchecked)
   var _source: _SectionedUpdateSource<Key, Element>?
@@ -164,6 +165,13 @@ where View.Key: Comparable {
   }
 
   // MARK: - Internals
+
+  /// The sections as of the last change the adapter received.
+  @inlinable
+  var _latest: _SectionedRows<Key, Element.ID> {
+    _read { yield _latestBox.rows }
+    _modify { yield &_latestBox.rows }
+  }
 
   /// The query's sections as keys and ids.
   @usableFromInline
@@ -272,23 +280,17 @@ where View.Key: Comparable {
     change: SectionedChange<Key, Element>?
   ) -> SectionedListUpdate<Key, Element> {
     if !isKnownUniquelyReferenced(&_source) {
-      // None yet, or a view holds the last update: it keeps that one.
+      // None yet, or a view holds the last update: it keeps that one, with
+      // the rows as they are now, and the new one reads the adapter's.
       let held = _source
-      _source = _SectionedUpdateSource(engine: query._engine)
-      if let held, held.hasRows {
-        // The rows have not changed since: neither have their ids.
-        _source?.rows = held.rows
-        _source?.hasRows = true
-        _source?.made = held.made
-      }
+      held?._keepRows()
+      _source = _SectionedUpdateSource(engine: query._engine, rows: _latestBox)
+      // The rows have not changed since: neither have their ids.
+      if let held { _source?.made = held.made }
     }
-    let source = _required(_source, "no update source")
     // A reload shows `_latest` too: the sections of the last change the
     // adapter received, which the query may be ahead of.
-    if !source.hasRows {
-      source.rows = _latest
-      source.hasRows = true
-    }
+    let source = _required(_source, "no update source")
     source.isLatest = _received >= query._publishCount
     if !source.values.isEmpty { source.values = [:] }
     if !source.isLatest, let change {
@@ -299,13 +301,16 @@ where View.Key: Comparable {
     return SectionedListUpdate(batch: batch, keys: source.rows.keys, source: source)
   }
 
-  /// Lets go of the rows of `_source` before `_latest` changes: clears
-  /// them if no view holds an update, else leaves the source to the view.
+  /// Readies `_source` for a change of `_latest`: if no view holds an
+  /// update, the source goes on reading the rows, and forgets the ids it
+  /// made of them; else the source keeps the rows as they are now, and
+  /// is left to the view.
   @inlinable
   func _letGoOfSourceRows() {
     if isKnownUniquelyReferenced(&_source) {
-      _source?.clearRows()
+      if _source?.made != nil { _source?.made = nil }
     } else {
+      _source?._keepRows()
       _source = nil
     }
   }

@@ -105,21 +105,23 @@ public struct SectionedListUpdate<Key: Hashable, Element: Identifiable> {
 ///
 /// The adapter keeps it for its next update: an edit in place hands the
 /// same ids over again, and while no view holds an update, the next one
-/// takes it over, with no allocation. One that a view still holds is left
-/// to it, unchanged.
+/// takes it over, with no allocation, and it reads the adapter's own rows
+/// (``rowsBox``). One that a view still holds is given a copy of the rows
+/// before they change (``_keepRows()``) and is left to the view,
+/// unchanged.
 ///
 /// Its state skips run-time exclusivity checks: it is touched only on the
 /// main actor, and no access to it spans a call out of it.
 @MainActor
 @usableFromInline
 final class _SectionedUpdateSource<Key: Hashable, Element: Identifiable> {
-  /// The adapter's rows as of the update; empty while `hasRows` is false.
+  /// The rows of the update: the adapter's own, until they change while
+  /// a view holds the update; then a box of its own with the rows as they
+  /// were.
   @usableFromInline
   @exclusivity(unchecked)
-  var rows = _SectionedRows<Key, Element.ID>()
-  @usableFromInline
-  @exclusivity(unchecked)
-  var hasRows = false
+  var rowsBox: _SectionedRowsBox<Key, Element.ID>
+  /// The ids of ``rows``, once a view read them, until the rows change.
   @usableFromInline
   @exclusivity(unchecked)
   var made: [[Element.ID]]?
@@ -138,9 +140,14 @@ final class _SectionedUpdateSource<Key: Hashable, Element: Identifiable> {
   let engine: _QueryEngine<Element, Key>
 
   @inlinable
-  init(engine: _QueryEngine<Element, Key>) {
+  init(engine: _QueryEngine<Element, Key>, rows: _SectionedRowsBox<Key, Element.ID>) {
     self.engine = engine
+    rowsBox = rows
   }
+
+  /// The rows of the update.
+  @inlinable
+  var rows: _SectionedRows<Key, Element.ID> { rowsBox.rows }
 
   @usableFromInline
   var ids: [[Element.ID]] {
@@ -150,18 +157,17 @@ final class _SectionedUpdateSource<Key: Hashable, Element: Identifiable> {
     return ids
   }
 
-  /// Lets go of the rows, so that the adapter's own copy changes in place.
+  /// Keeps the rows as they are now, in a box of its own, before the
+  /// adapter changes its rows while a view holds this update.
   @inlinable
-  func clearRows() {
-    rows = _SectionedRows()
-    hasRows = false
-    made = nil
+  func _keepRows() {
+    rowsBox = _SectionedRowsBox(rowsBox.rows)
   }
 
   /// The value of the row at `path` of the rows.
   @inlinable
   func element(at path: RowPath) -> Element {
-    let id = rows[path]
+    let id = rowsBox.rows[path]
     let array = engine.array
     if isLatest {
       // The common case: the query is as the array is now.
