@@ -311,9 +311,9 @@ public final class LiveQuery<Element: Identifiable> {
       _spareChange = consume spare
       return
     }
-    var step = _engine.follow(change)
+    let step = _engine.follow(change)
     let changeSet = _changeSet(for: step)
-    _engine.recycle(&step)
+    _engine.recycle(step)
     _publish(changeSet)
   }
 

@@ -283,9 +283,9 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
       _publishReload(RowPath(section: section, row: row))
       return
     }
-    var step = _engine.follow(change)
+    let step = _engine.follow(change)
     _publish(step)
-    _engine.recycle(&step)
+    _engine.recycle(step)
   }
 
   @inlinable

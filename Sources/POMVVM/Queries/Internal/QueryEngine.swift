@@ -382,8 +382,13 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
 
   /// Takes back the buffer of touched rows of a step the query is done
   /// with, for the next step.
+  ///
+  /// It takes the step itself: a step kept in a variable for this call
+  /// would be copied (its three buffers retained and released) by each
+  /// call that reads it before.
   @inlinable
-  func recycle(_ step: inout Step) {
+  func recycle(_ step: consuming Step) {
+    // Moved out, so that it stays unique.
     var touched = step.touched
     step.touched = []
     // One row, the common case: a pop costs less than `removeAll`.
