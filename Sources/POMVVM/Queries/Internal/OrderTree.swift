@@ -194,21 +194,46 @@ final class _OrderTree<ID: Hashable> {
     if located.1.node == start && located.1.shape == shape {
       return (Int(located.1.tree), located.1.rank)
     }
-    var node = start
-    var rank = Int(sizeOf(left[Int(node)]))
-    var up = parent[Int(node)]
-    while up >= 0 {
-      if right[Int(up)] == node { rank += Int(sizeOf(left[Int(up)])) + 1 }
-      node = up
-      up = parent[Int(node)]
+    // Through buffers: each read through an array checks its index.
+    let (tree, rank) = withLinks { left, right, parent, size in
+      func sizeOf(_ node: Int32) -> Int { node < 0 ? 0 : Int(size[Int(node)]) }
+      var node = start
+      var rank = sizeOf(left[Int(node)])
+      var up = parent[Int(node)]
+      while up >= 0 {
+        if right[Int(up)] == node { rank += sizeOf(left[Int(up)]) + 1 }
+        node = up
+        up = parent[Int(node)]
+      }
+      return (-up - 2, rank)
     }
-    let tree = -up - 2
     located.1 = located.0
     located.0.node = start
     located.0.tree = tree
     located.0.rank = rank
     located.0.shape = shape
     return (Int(tree), rank)
+  }
+
+  /// Calls `body` with the links and sizes of the nodes, read in place.
+  ///
+  /// The indices must be nodes: a buffer does not check them in an
+  /// optimized build.
+  @inline(__always)
+  @inlinable
+  func withLinks<Result>(
+    _ body: (
+      _ left: UnsafeBufferPointer<Int32>, _ right: UnsafeBufferPointer<Int32>,
+      _ parent: UnsafeBufferPointer<Int32>, _ size: UnsafeBufferPointer<Int32>
+    ) -> Result
+  ) -> Result {
+    left.withUnsafeBufferPointer { left in
+      right.withUnsafeBufferPointer { right in
+        parent.withUnsafeBufferPointer { parent in
+          size.withUnsafeBufferPointer { size in body(left, right, parent, size) }
+        }
+      }
+    }
   }
 
   /// The id at `position` of tree `tree`.
@@ -355,6 +380,7 @@ final class _OrderTree<ID: Hashable> {
     return (rank, next)
   }
 
+
   /// Whether the row of `node` is in order with its neighbours:
   /// `isBefore(other)` says whether the row goes before the row with id
   /// `other`; it must not for the row before, and must for the row after.
@@ -420,27 +446,32 @@ final class _OrderTree<ID: Hashable> {
     // Through a buffer: each write through the array checks that it is
     // unique, once per level. The walk's state stays in locals of the
     // closure, not in captured variables that each level writes back.
+    let root = roots[tree]
     let (above, isLeft, current, k) = size.withUnsafeMutableBufferPointer { size in
-      var above = Self.none
-      var isLeft = false
-      var current = roots[tree]
-      var k = Int32(position)
-      while current >= 0 && Self.priority(current) > priority {
-        let n = Int(current)
-        size[n] += 1
-        above = current
-        let leftChild = left[n]
-        let leftSize = leftChild < 0 ? 0 : size[Int(leftChild)]
-        if k <= leftSize {
-          isLeft = true
-          current = leftChild
-        } else {
-          isLeft = false
-          k -= leftSize + 1
-          current = right[n]
+      left.withUnsafeBufferPointer { left in
+        right.withUnsafeBufferPointer { right in
+          var above = Self.none
+          var isLeft = false
+          var current = root
+          var k = Int32(position)
+          while current >= 0 && Self.priority(current) > priority {
+            let n = Int(current)
+            size[n] += 1
+            above = current
+            let leftChild = left[n]
+            let leftSize = leftChild < 0 ? 0 : size[Int(leftChild)]
+            if k <= leftSize {
+              isLeft = true
+              current = leftChild
+            } else {
+              isLeft = false
+              k -= leftSize + 1
+              current = right[n]
+            }
+          }
+          return (above, isLeft, current, k)
         }
       }
-      return (above, isLeft, current, k)
     }
     let (a, b) = split(current, k)
     let n = Int(node)
@@ -498,11 +529,13 @@ final class _OrderTree<ID: Hashable> {
       if joined >= 0 { parent[Int(joined)] = up }
       var walk = up
       tree = size.withUnsafeMutableBufferPointer { size in
-        while true {
-          size[Int(walk)] -= 1
-          let next = parent[Int(walk)]
-          if next < 0 { return Int(-next - 2) }
-          walk = next
+        parent.withUnsafeBufferPointer { parent in
+          while true {
+            size[Int(walk)] -= 1
+            let next = parent[Int(walk)]
+            if next < 0 { return Int(-next - 2) }
+            walk = next
+          }
         }
       }
     }
