@@ -277,11 +277,18 @@ public final class SectionedQuery<Key: Hashable & Comparable, Element: Identifia
   @inlinable
   func _follow(_ change: ArrayChange<Element>) {
     _retireSnapshot()
-    if let (section, row) = _engine.followInPlace(change.changeSet) {
+    switch _engine.followLone(change.changeSet, movingAcrossSections: true) {
+    case .stays(let section, let row)?:
       // One update whose row stays: no step, no rows to compare.
       guard row >= 0 else { return }
       _publishReload(RowPath(section: section, row: row))
       return
+    case .moved(let from, let to)?:
+      // One update whose row moved to another section: no step either.
+      _publishMove(.init(from: from, to: to), changed: true)
+      return
+    case nil:
+      break
     }
     let step = _engine.follow(change)
     _publish(step)

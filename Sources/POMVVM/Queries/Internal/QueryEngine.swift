@@ -647,6 +647,40 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// - Complexity: O(log *n*) expected.
   @inlinable
   func followInPlace(_ changeSet: ChangeSet<Element>) -> (section: Int, row: Int)? {
+    guard case .stays(let section, let row)? = followLone(changeSet, movingAcrossSections: false)
+    else { return nil }
+    return (section, row)
+  }
+
+  /// What ``followLone(_:movingAcrossSections:)`` did.
+  @usableFromInline
+  enum LoneStep {
+    /// The row stays where it is: its section and row, or `(-1, -1)` when
+    /// the query shows it neither before nor after.
+    case stays(section: Int, row: Int)
+    /// The row moved from one section, which keeps other rows, to another
+    /// that was there already.
+    case moved(from: RowPath, to: RowPath)
+  }
+
+  /// Follows a change that is one update of one element, when the element
+  /// stays where the rows show it (or stays out of them), or, if
+  /// `movingAcrossSections`, when its row moves to another section and
+  /// no section appears or empties: then no step is made, and nothing on
+  /// the heap.
+  ///
+  /// A toggle of the field a sectioned query groups by is such a move: the
+  /// row's node leaves its tree for the other section's, and the query
+  /// publishes the move itself.
+  ///
+  /// The array must be at the contents right after the change (the plan is
+  /// ``Plan/follow``).
+  ///
+  /// - Returns: `nil` when the change is not such an update, without
+  ///   changing anything (follow it with `follow(_:)`); else what it did.
+  /// - Complexity: O(log *n*) expected.
+  @inlinable
+  func followLone(_ changeSet: ChangeSet<Element>, movingAcrossSections: Bool) -> LoneStep? {
     guard changeSet.updates.count == 1, changeSet.removals.isEmpty,
       changeSet.insertions.isEmpty, changeSet.moves.isEmpty, changeSet.reload == nil
     else { return nil }
@@ -661,7 +695,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       // Not shown: it stays out if it still does not match.
       if isIncluded(element) { return nil }
       caughtUp()
-      return (-1, -1)
+      return .stays(section: -1, row: -1)
     }
     guard isIncluded(element) else { return nil }
     // The node's tree (its section) and its row, in one walk to the root.
@@ -672,7 +706,18 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       key = flatKey
     } else {
       key = sectionKey(element)
-      guard key == oldKey else { return nil }
+      guard key == oldKey else {
+        guard movingAcrossSections, let newNumber = tree(ofKey: key), tree.count(of: number) > 1
+        else { return nil }
+        // Another section that is there, and this one keeps rows: no
+        // section appears or empties, and the others keep their indices.
+        caughtUp()
+        let from = RowPath(section: sectionIndex(of: oldKey).index, row: row)
+        tree.detach(node)
+        let rank = insertionRank(of: element, at: position, in: newNumber)
+        tree.attach(node, at: rank, in: newNumber)
+        return .moved(from: from, to: RowPath(section: sectionIndex(of: key).index, row: rank))
+      }
     }
     // The rows show the array right before the change: the old value is
     // where they placed the element.
@@ -681,7 +726,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         || keepsNeighbours(node, element, at: position, in: array._elements)
     else { return nil }
     caughtUp()
-    return (isFlat ? 0 : sectionIndex(of: key).index, row)
+    return .stays(section: isFlat ? 0 : sectionIndex(of: key).index, row: row)
   }
 
   /// Whether `element`, at `position` in `elements` (the array now), still
