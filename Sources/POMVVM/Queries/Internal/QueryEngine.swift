@@ -33,6 +33,12 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var sections: [(key: Key, tree: Int)] = []
+  /// The index in `sections` of each tree's section, by tree number, or
+  /// -1 for a tree that has none: made again whenever `sections` changes
+  /// (``indexSections()``), so that a row's section needs no search.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var sectionOfTree: [Int] = []
   @usableFromInline
   @exclusivity(unchecked)
   var treeOfKey: [Key: Int] = [:]
@@ -137,6 +143,25 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     return (low, false)
   }
 
+  /// Makes ``sectionOfTree`` again, after `sections` changed.
+  ///
+  /// - Complexity: O(*s* + *t*) for *s* sections and *t* trees.
+  @inlinable
+  func indexSections() {
+    sectionOfTree = [Int](repeating: -1, count: keyOfTree.count)
+    for index in sections.indices { sectionOfTree[sections[index].tree] = index }
+  }
+
+  /// The index in `sections` of the section of tree `number`, which has
+  /// one.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  @inlinable
+  func sectionIndex(ofTree number: Int) -> Int {
+    isFlat ? 0 : sectionOfTree[number]
+  }
+
   /// Where `id` is shown: its section's index and its row.
   @inlinable
   func path(of id: Element.ID) -> RowPath? {
@@ -225,6 +250,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       keyOfTree.append(flatKey)
       treeOfKey[flatKey] = number
       sections.append((flatKey, number))
+      indexSections()
       tree.build(Self._ids(at: positions, in: elements), in: number)
       flatPositions = positions
       flatPositionsSequence = lastSequence
@@ -251,6 +277,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       sections.append((key, number))
       tree.build(Self._ids(at: positions, in: elements), in: number)
     }
+    indexSections()
     return old
   }
 
@@ -518,6 +545,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         let (index, _) = sectionIndex(of: key)
         sections.insert((key, _required(treeOfKey[key], "no tree for \(key)")), at: index)
       }
+      if !deletedSections.isEmpty || !appeared.isEmpty { indexSections() }
     }
     var insertedSections: [Int] = []
     for key in appeared where !isFlat { insertedSections.append(sectionIndex(of: key).index) }
@@ -712,11 +740,12 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         // Another section that is there, and this one keeps rows: no
         // section appears or empties, and the others keep their indices.
         caughtUp()
-        let from = RowPath(section: sectionIndex(of: oldKey).index, row: row)
         tree.detach(node)
         let rank = insertionRank(of: element, at: position, in: newNumber)
         tree.attach(node, at: rank, in: newNumber)
-        return .moved(from: from, to: RowPath(section: sectionIndex(of: key).index, row: rank))
+        return .moved(
+          from: RowPath(section: sectionIndex(ofTree: number), row: row),
+          to: RowPath(section: sectionIndex(ofTree: newNumber), row: rank))
       }
     }
     // The rows show the array right before the change: the old value is
@@ -726,7 +755,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         || keepsNeighbours(node, element, at: position, in: array._elements)
     else { return nil }
     caughtUp()
-    return .stays(section: isFlat ? 0 : sectionIndex(of: key).index, row: row)
+    return .stays(section: sectionIndex(ofTree: number), row: row)
   }
 
   /// Whether `element`, at `position` in `elements` (the array now), still
