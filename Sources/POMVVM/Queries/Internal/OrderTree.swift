@@ -236,6 +236,24 @@ final class _OrderTree<ID: Hashable> {
     }
   }
 
+  /// ``withLinks(_:)`` for writing.
+  @inline(__always)
+  @inlinable
+  func withMutableLinks<Result>(
+    _ body: (
+      _ left: UnsafeMutableBufferPointer<Int32>, _ right: UnsafeMutableBufferPointer<Int32>,
+      _ parent: UnsafeMutableBufferPointer<Int32>, _ size: UnsafeMutableBufferPointer<Int32>
+    ) -> Result
+  ) -> Result {
+    left.withUnsafeMutableBufferPointer { left in
+      right.withUnsafeMutableBufferPointer { right in
+        parent.withUnsafeMutableBufferPointer { parent in
+          size.withUnsafeMutableBufferPointer { size in body(left, right, parent, size) }
+        }
+      }
+    }
+  }
+
   /// The id at `position` of tree `tree`.
   ///
   /// - Complexity: O(log *n*) expected.
@@ -475,17 +493,20 @@ final class _OrderTree<ID: Hashable> {
     }
     let (a, b) = split(current, k)
     let n = Int(node)
-    left[n] = a
-    right[n] = b
-    if a >= 0 { parent[Int(a)] = node }
-    if b >= 0 { parent[Int(b)] = node }
-    update(node)
-    if above < 0 {
-      setRoot(node, of: tree)
-    } else {
-      if isLeft { left[Int(above)] = node } else { right[Int(above)] = node }
-      parent[n] = above
+    // Through buffers: each write through an array checks that it is
+    // unique.
+    withMutableLinks { left, right, parent, size in
+      left[n] = a
+      right[n] = b
+      if a >= 0 { parent[Int(a)] = node }
+      if b >= 0 { parent[Int(b)] = node }
+      size[n] = (a < 0 ? 0 : size[Int(a)]) + (b < 0 ? 0 : size[Int(b)]) + 1
+      if above >= 0 {
+        if isLeft { left[Int(above)] = node } else { right[Int(above)] = node }
+        parent[n] = above
+      }
     }
+    if above < 0 { setRoot(node, of: tree) }
   }
 
   /// Removes `id` from its tree; returns the tree and the position it had.
@@ -519,29 +540,26 @@ final class _OrderTree<ID: Hashable> {
     if l >= 0 { parent[Int(l)] = Self.none }
     if r >= 0 { parent[Int(r)] = Self.none }
     let joined = merge(l, r)
-    let up = parent[n]
-    let tree: Int
-    if up < 0 {
-      tree = Int(-up - 2)
-      setRoot(joined, of: tree)
-    } else {
+    // Through buffers: each write through an array checks that it is
+    // unique.
+    let (tree, wasRoot) = withMutableLinks { left, right, parent, size -> (Int, Bool) in
+      let up = parent[n]
+      left[n] = Self.none
+      right[n] = Self.none
+      parent[n] = Self.none
+      if up < 0 { return (Int(-up - 2), true) }
       if left[Int(up)] == node { left[Int(up)] = joined } else { right[Int(up)] = joined }
       if joined >= 0 { parent[Int(joined)] = up }
+      // Each row above has one row less.
       var walk = up
-      tree = size.withUnsafeMutableBufferPointer { size in
-        parent.withUnsafeBufferPointer { parent in
-          while true {
-            size[Int(walk)] -= 1
-            let next = parent[Int(walk)]
-            if next < 0 { return Int(-next - 2) }
-            walk = next
-          }
-        }
+      while true {
+        size[Int(walk)] -= 1
+        let next = parent[Int(walk)]
+        if next < 0 { return (Int(-next - 2), false) }
+        walk = next
       }
     }
-    left[n] = Self.none
-    right[n] = Self.none
-    parent[n] = Self.none
+    if wasRoot { setRoot(joined, of: tree) }
     return (tree, position)
   }
 
