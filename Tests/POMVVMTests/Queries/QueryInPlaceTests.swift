@@ -313,4 +313,70 @@ struct QueryInPlaceTests {
     #expect(kept[3].moves.isEmpty && kept[4].moves.isEmpty)
     #expect(query.sections.map { $0.elements.map(\.id) } == [[2, 1, 4], [3]])
   }
+
+  /// A lone update that moves its row to a section that is there, from one
+  /// that keeps rows, is followed without a step; one that makes or
+  /// empties a section takes the general step. Both publish what a fresh
+  /// grouping shows, from a write inside another observer's delivery too,
+  /// and a write to a detached cell publishes nothing.
+  @Test func aLoneMoveAcrossSectionsWithoutAStepMatchesAFreshGrouping() {
+    let array = ObservableArray((0..<8).map { TestItem($0, "t\($0 % 3)", on: $0 < 4) })
+    let query = array.query(sortedBy: { $0.text < $1.text }, sectionedBy: { $0.on ? 1 : 0 })
+    func fresh() -> [[Int]] {
+      [false, true].compactMap { on in
+        let ids = Self.freshIDs(array.elements.filter { $0.on == on })
+        return ids.isEmpty ? nil : ids
+      }
+    }
+    var batches: [SectionedBatchUpdate] = []
+    var reacted = false
+    let observer = query.observeChanges { change in
+      batches.append(change.batchUpdate)
+      // Inside this delivery, once: another row moves across.
+      if !reacted {
+        reacted = true
+        array.cell(for: 5)?.value.on = true
+      }
+    }
+    func path(_ section: Int, _ row: Int) -> RowPath { RowPath(section: section, row: row) }
+    // Off: [4 t1, 5 t2, 6 t0, 7 t1] by text -> [6, 4, 7, 5]; on: [0 t0, 3 t0, 1 t1, 2 t2].
+    #expect(query.sections.map(\.ids) == [[6, 4, 7, 5], [0, 3, 1, 2]])
+    array.cell(for: 1)?.value.on = false
+    // 1 goes to "off" after 6 "t0" and before 4 and 7 (ties on "t1", by
+    // array order); the reaction then moves 5 into "on".
+    #expect(batches.count == 2)
+    #expect(batches.first?.moves == [.init(from: path(1, 2), to: path(0, 1))])
+    #expect(batches.first?.sectionInsertions == [] && batches.first?.sectionDeletions == [])
+    #expect(batches.last?.moves.count == 1)
+    #expect(query.sections.map(\.ids) == fresh())
+    // Every "on" row leaves: the last one empties its section, which goes.
+    for id in query.sections[1].ids { array.cell(for: id)?.value.on = false }
+    #expect(batches.last?.sectionDeletions == [1])
+    #expect(query.sections.map(\.ids) == fresh())
+    // One comes back: a section appears.
+    array.cell(for: 2)?.value.on = true
+    #expect(batches.last?.sectionInsertions == [1])
+    #expect(query.sections.map(\.ids) == fresh())
+    // A detached cell: refused, nothing published.
+    guard let cell = array.cell(for: 6) else {
+      Issue.record("no cell for 6")
+      return
+    }
+    array.remove(id: 6)
+    let count = batches.count
+    let reports = Diagnostics.capturing { cell.value.on.toggle() }
+    observer.cancel()
+    #expect(reports.count == 1)
+    #expect(batches.count == count)
+    #expect(query.sections.map(\.ids) == fresh())
+  }
+
+  /// Ids sorted by text, ties by array order.
+  static func freshIDs(_ elements: [TestItem]) -> [Int] {
+    elements.enumerated().sorted {
+      $0.element.text != $1.element.text
+        ? $0.element.text < $1.element.text : $0.offset < $1.offset
+    }.map(\.element.id)
+  }
 }
+
