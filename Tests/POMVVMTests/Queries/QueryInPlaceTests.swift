@@ -314,11 +314,13 @@ struct QueryInPlaceTests {
     #expect(query.sections.map { $0.elements.map(\.id) } == [[2, 1, 4], [3]])
   }
 
-  /// A lone update that moves its row to a section that is there, from one
-  /// that keeps rows, is followed without a step; one that makes or
-  /// empties a section takes the general step. Both publish what a fresh
-  /// grouping shows, from a write inside another observer's delivery too,
-  /// and a write to a detached cell publishes nothing.
+  /// A lone move across sections is followed without a step.
+  ///
+  /// That is, a lone update that moves its row to a section that is there,
+  /// from one that keeps rows; one that makes or empties a section takes
+  /// the general step. Both publish what a fresh grouping shows, from a
+  /// write inside another observer's delivery too, and a write to a
+  /// detached cell publishes nothing.
   @Test func aLoneMoveAcrossSectionsWithoutAStepMatchesAFreshGrouping() {
     let array = ObservableArray((0..<8).map { TestItem($0, "t\($0 % 3)", on: $0 < 4) })
     let query = array.query(sortedBy: { $0.text < $1.text }, sectionedBy: { $0.on ? 1 : 0 })
@@ -379,4 +381,3 @@ struct QueryInPlaceTests {
     }.map(\.element.id)
   }
 }
-

@@ -398,7 +398,6 @@ final class _OrderTree<ID: Hashable> {
     return (rank, next)
   }
 
-
   /// Whether the row of `node` is in order with its neighbours:
   /// `isBefore(other)` says whether the row goes before the row with id
   /// `other`; it must not for the row before, and must for the row after.

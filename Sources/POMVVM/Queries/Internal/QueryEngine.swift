@@ -358,8 +358,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     var touched = spareTouched
     spareTouched = []
     if changeSet.count == 1, let update = changeSet.updates.first {
-      // A lone update, the common case, which `followInPlace(_:)` found
-      // does not stay where it is: no second look, and no table of slots.
+      // A lone update that `followLone(_:movingAcrossSections:)` did not
+      // follow (its row moves in a flat query, or a section appears or
+      // empties): no second look, and no table of slots.
       // Written in place: a copy of a row goes through its value witnesses.
       touched.append(Touched(id: update.newElement.id))
       if isFlat { touched[0].oldValue = update.oldElement }
