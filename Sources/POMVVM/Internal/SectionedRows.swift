@@ -129,6 +129,7 @@ struct _SectionedRows<Key: Hashable, ID: Hashable> {
     return true
   }
 
+  /// Forgets the row inserted last, before any other change of the rows.
   @inlinable
   mutating func forgetLastInserted() {
     if lastInsertedPath.section >= 0 {

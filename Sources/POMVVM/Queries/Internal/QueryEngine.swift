@@ -167,8 +167,8 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   func path(of id: Element.ID) -> RowPath? {
     guard let node = tree.node(of: id) else { return nil }
     let (number, row) = tree.locate(node)
-    guard let key = keyOfTree[number] else { return nil }
-    return RowPath(section: sectionIndex(of: key).index, row: row)
+    guard keyOfTree[number] != nil else { return nil }
+    return RowPath(section: sectionIndex(ofTree: number), row: row)
   }
 
   @inlinable
@@ -476,7 +476,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
         let key = _required(keyOfTree[number], "tree \(number) has no section")
         rows[index].oldKey = key
         rows[index].oldRow = row
-        rows[index].oldSection = isFlat ? 0 : sectionIndex(of: key).index
+        rows[index].oldSection = sectionIndex(ofTree: number)
       }
     }
     if tryingInPlace, touched.count == 1, let step = stepInPlace(&touched) { return step }
