@@ -239,7 +239,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       flatPositions = []
       var positions: [Int32] = []
       elements.withUnsafeBufferPointer { elements in
-        for position in elements.indices where isIncluded(elements[position]) {
+        for position in elements.indices where Self.lend(position, of: elements, isIncluded) {
           positions.append(Int32(truncatingIfNeeded: position))
         }
       }
@@ -257,9 +257,13 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       return old
     }
     var groups: [Key: [Int32]] = [:]
-    for position in elements.indices where isIncluded(elements[position]) {
-      groups[sectionKey(elements[position]), default: []].append(
-        Int32(truncatingIfNeeded: position))
+    elements.withUnsafeBufferPointer { elements in
+      for position in elements.indices {
+        Self.lend(position, of: elements) { element in
+          guard isIncluded(element) else { return }
+          groups[sectionKey(element), default: []].append(Int32(truncatingIfNeeded: position))
+        }
+      }
     }
     // Room for every row at once: the trees are built one after another,
     // and appending each would grow the slots past what they hold.
@@ -620,13 +624,15 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     elements.withUnsafeBufferPointer { elements in
       if let order {
         let (rank, next) = tree.lowerBound(in: number) { other in
-          order(elements[Self.position(of: other, in: elements, index: index)], element)
+          lend(Self.position(of: other, in: elements, index: index), of: elements) {
+            order($0, element)
+          }
         }
         if next < 0 {
           return rank
         }
         let nextPosition = Self.position(of: tree.ids[Int(next)], in: elements, index: index)
-        if order(element, elements[nextPosition]) { return rank }
+        if lend(nextPosition, of: elements, { order(element, $0) }) { return rank }
       }
       return tree.lowerBound(in: number) { other in
         !isBefore(element, at: position, other, in: elements, index: index, by: order)
@@ -808,14 +814,17 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   /// Sorts ascending positions of `elements` by `order`, ties by position.
   ///
   /// The standard library's sort is stable, so ties keep the ascending
-  /// positions' order with one call of `order` per comparison. Nonisolated,
-  /// so that the comparisons carry no executor checks.
+  /// positions' order with one call of `order` per comparison, given the
+  /// two elements lent (``lend(_:of:_:)``). Nonisolated, so that the
+  /// comparisons carry no executor checks.
   @inlinable
   nonisolated static func _sort(
     _ positions: inout [Int32], of elements: [Element], by order: (Element, Element) -> Bool
   ) {
     elements.withUnsafeBufferPointer { elements in
-      positions.sort { a, b in order(elements[Int(a)], elements[Int(b)]) }
+      positions.sort { a, b in
+        lend(Int(a), of: elements) { a in lend(Int(b), of: elements) { b in order(a, b) } }
+      }
     }
   }
 
@@ -832,7 +841,9 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ///
   /// Nonisolated and given the array's state, so that a descent's
   /// comparisons carry no executor checks and no retains of the array;
-  /// the id probes read the elements in place.
+  /// the id probes read the elements in place, and the row compared is
+  /// lent (``lend(_:of:_:)``): `elements` must be the buffer of an array
+  /// the caller holds.
   @inlinable
   nonisolated static func isBefore(
     _ element: Element, at position: Int, _ other: Element.ID,
@@ -841,10 +852,49 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   ) -> Bool {
     let otherPosition = Self.position(of: other, in: elements, index: index)
     if let order {
-      if order(element, elements[otherPosition]) { return true }
-      if order(elements[otherPosition], element) { return false }
+      let sorted: Bool? = lend(otherPosition, of: elements) { other in
+        if order(element, other) { return true }
+        if order(other, element) { return false }
+        return nil
+      }
+      if let sorted { return sorted }
     }
     return position < otherPosition
+  }
+
+  /// Calls `body` with the element at `position` of `elements`, lent
+  /// without a copy: no retain and no release of what the element holds.
+  ///
+  /// A comparison through the stored sort order takes its arguments in
+  /// memory, and the compiler copies an element read from a buffer into
+  /// that memory, retaining its references (a `String`'s storage, for
+  /// one), because it cannot prove that the call leaves the buffer alone.
+  /// Here the element's bits are loaded as a value of its own, which
+  /// carries the references the buffer holds without retaining them, and
+  /// end in a scratch slot that is never deinitialized, so they are not
+  /// released either.
+  ///
+  /// This is sound while the buffer keeps those references for as long as
+  /// `body` runs: `elements` must be read from an array that the caller
+  /// holds (a parameter or a local), so that a write to the
+  /// `ObservableArray`, even one made by `body`, copies the storage first
+  /// and leaves this one as it is. Nothing is written to the buffer: the
+  /// element's move is a load of its bits. An element whose move is not
+  /// (one that holds a weak reference, which a move may re-register at its
+  /// new place) is copied instead.
+  @inline(__always)
+  @inlinable
+  nonisolated static func lend<Result>(
+    _ position: Int, of elements: UnsafeBufferPointer<Element>, _ body: (Element) -> Result
+  ) -> Result {
+    guard _isBitwiseTakable(Element.self) else { return body(elements[position]) }
+    return withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { scratch in
+      let lent = UnsafeMutablePointer(mutating: elements.baseAddress.unsafelyUnwrapped + position)
+        .move()
+      let result = body(lent)
+      scratch.baseAddress.unsafelyUnwrapped.initialize(to: consume lent)
+      return result
+    }
   }
 
   /// The position of the row of `id` in `elements`, the array now, which
