@@ -397,9 +397,15 @@ public final class ObservableArray<Element: Identifiable> {
     }
     var next = 0
     while next < _pending.count {
-      let queued = _pending[next]
+      // Lent, not copied (a copy retains the change's buffers and
+      // releases them after): a queued change stays in the queue, whole,
+      // until the loop ends; observers' writes only append to it.
+      if _Lending.canLend(_PendingChange<Element>.self) {
+        _Lending.withLent({ _Lending.bits(of: _pending, at: next) }, _deliver)
+      } else {
+        _deliver(_pending[next])
+      }
       next += 1
-      _deliver(queued)
     }
     _releaseQueuedContents(root: &change)
     // Not `removeAll(keepingCapacity:)`: it destroys through the value

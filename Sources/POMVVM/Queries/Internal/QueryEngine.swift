@@ -863,38 +863,23 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
   }
 
   /// Calls `body` with the element at `position` of `elements`, lent
-  /// without a copy: no retain and no release of what the element holds.
+  /// (``_Lending``): no retain and no release of what it holds.
   ///
   /// A comparison through the stored sort order takes its arguments in
-  /// memory, and the compiler copies an element read from a buffer into
-  /// that memory, retaining its references (a `String`'s storage, for
-  /// one), because it cannot prove that the call leaves the buffer alone.
-  /// Here the element's bits are loaded as a value of its own, which
-  /// carries the references the buffer holds without retaining them, and
-  /// end in a scratch slot that is never deinitialized, so they are not
-  /// released either.
-  ///
-  /// This is sound while the buffer keeps those references for as long as
-  /// `body` runs: `elements` must be read from an array that the caller
-  /// holds (a parameter or a local), so that a write to the
-  /// `ObservableArray`, even one made by `body`, copies the storage first
-  /// and leaves this one as it is. Nothing is written to the buffer: the
-  /// element's move is a load of its bits. An element whose move is not
-  /// (one that holds a weak reference, which a move may re-register at its
-  /// new place) is copied instead.
+  /// memory, and the compiler would copy an element read from the buffer
+  /// into that memory, retaining its references (a `String`'s storage, for
+  /// one). `elements` must be the buffer of an array that the caller holds
+  /// (a parameter or a local), so that a write to the `ObservableArray`,
+  /// even one made by `body`, copies the storage first and leaves this one
+  /// as it is. An element that cannot be lent is copied.
   @inline(__always)
   @inlinable
   nonisolated static func lend<Result>(
     _ position: Int, of elements: UnsafeBufferPointer<Element>, _ body: (Element) -> Result
   ) -> Result {
-    guard _isBitwiseTakable(Element.self) else { return body(elements[position]) }
-    return withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { scratch in
-      let lent = UnsafeMutablePointer(mutating: elements.baseAddress.unsafelyUnwrapped + position)
-        .move()
-      let result = body(lent)
-      scratch.baseAddress.unsafelyUnwrapped.initialize(to: consume lent)
-      return result
-    }
+    guard _Lending.canLend(Element.self) else { return body(elements[position]) }
+    return _Lending.withLent(
+      { _Lending.bits(at: elements.baseAddress.unsafelyUnwrapped + position) }, body)
   }
 
   /// The position of the row of `id` in `elements`, the array now, which
