@@ -1,48 +1,36 @@
 import POMVVM
+import TestSupport
 import Testing
 
 /// A change queued behind the one being delivered is lent to its delivery,
 /// not copied: it must stay whole while observers write more changes
 /// behind it (the queue grows and moves in memory), and the references it
-/// holds must be neither released early nor kept after everyone let go.
+/// holds (`HeldToken`) must be neither released early nor kept after
+/// everyone let go.
 @MainActor
 @Suite("Queued changes lent to their delivery")
 struct QueuedDeliveryLendTests {
-  /// What an element holds on the heap, seen through weak references.
-  final class Token {
-    let id: Int
-    init(_ id: Int) { self.id = id }
-  }
-
-  struct Item: Identifiable, Equatable {
-    let id: Int
-    var title: String
-    var token: Token
-
-    static func == (a: Item, b: Item) -> Bool {
-      a.id == b.id && a.title == b.title && a.token === b.token
-    }
-  }
-
   /// A title long enough to live on the heap.
   static func title(_ id: Int, _ round: Int) -> String {
     "element \(id), written in round \(round), long enough for the heap"
   }
 
+  /// Changes queued while a queued change is delivered arrive whole.
+  ///
   /// Each change to an element below 10 makes its observer write three
   /// more, so that the queue grows while a queued change is delivered; an
   /// observer keeps every change and what it read during the delivery.
   /// Read again after the delivery, each kept change shows what it showed
   /// then, and replaying the kept change sets gives the array.
   @Test func changesQueuedWhileAQueuedChangeIsDeliveredArriveWhole() throws {
-    var weakTokens: [() -> Token?] = []
-    var kept: [ArrayChange<Item>] = []
+    var weakTokens: [() -> HeldToken?] = []
+    var kept: [ArrayChange<TokenItem>] = []
     do {
-      let tokens = (0..<40).map { Token($0) }
-      for token in tokens { weakTokens.append { [weak token] in token } }
-      let initial = (0..<40).map { Item(id: $0, title: Self.title($0, 0), token: tokens[$0]) }
+      let tokens = (0..<40).map { HeldToken($0) }
+      weakTokens = HeldToken.weakReferences(to: tokens)
+      let initial = (0..<40).map { TokenItem(id: $0, title: Self.title($0, 0), token: tokens[$0]) }
       let array = ObservableArray(initial)
-      var readDuringDelivery: [[Item]] = []
+      var readDuringDelivery: [[TokenItem]] = []
       var writes = 0
       let reaction = array.observeChanges { change in
         guard let id = change.changeSet.updates.first?.newElement.id, id < 10 else { return }
@@ -79,10 +67,11 @@ struct QueuedDeliveryLendTests {
   /// change kept: every replaced token goes when its last change is
   /// delivered, and none is freed while a queued change still holds it.
   @Test func tokensReplacedByQueuedChangesGoOnceDelivered() {
-    var weakTokens: [() -> Token?] = []
+    var weakTokens: [() -> HeldToken?] = []
     do {
-      let array = ObservableArray((0..<20).map { Item(id: $0, title: "", token: Token($0)) })
-      for item in array.elements { weakTokens.append { [weak token = item.token] in token } }
+      let array = ObservableArray(
+        (0..<20).map { TokenItem(id: $0, title: "", token: HeldToken($0)) })
+      weakTokens = HeldToken.weakReferences(to: array.elements.map(\.token))
       var seenTokenIDs: [Int] = []
       let reaction = array.observeChanges { change in
         guard let update = change.changeSet.updates.first else { return }
@@ -90,12 +79,12 @@ struct QueuedDeliveryLendTests {
         let id = update.newElement.id
         if id < 5 {
           for next in (id * 3 + 1)...(id * 3 + 3) {
-            array.cell(for: next)?.value.token = Token(next + 100)
+            array.cell(for: next)?.value.token = HeldToken(next + 100)
           }
         }
         seenTokenIDs.append(update.oldElement.token.id)
       }
-      array.cell(for: 0)?.value.token = Token(100)
+      array.cell(for: 0)?.value.token = HeldToken(100)
       reaction.cancel()
       #expect(seenTokenIDs.count == 16)
       #expect(Set(seenTokenIDs) == Set(0...15))

@@ -1,47 +1,30 @@
 import POMVVM
+import TestSupport
 import Testing
 
 /// A sorted query lends the rows it compares to the sort order.
 ///
-/// No retain and no release of what they hold. These tests hold the references in the rows by weak references, so that a lend
-/// that released one would free it while the array still holds it, and a
-/// lend that retained one would keep it after everything let go.
+/// No retain and no release of what they hold: the rows hold tokens, seen
+/// through weak references (`HeldToken`).
 @MainActor
 @Suite("Rows lent to the sort order")
 struct QueryLentElementTests {
-  /// What a row holds on the heap, seen through weak references.
-  final class Token {
-    let id: Int
-    init(_ id: Int) { self.id = id }
-  }
-
-  struct Item: Identifiable, Equatable {
-    let id: Int
-    var title: String
-    var on: Bool
-    let token: Token
-
-    static func == (a: Item, b: Item) -> Bool {
-      a.id == b.id && a.title == b.title && a.on == b.on && a.token === b.token
-    }
-  }
-
   /// Titles long enough to live on the heap, some of them equal, so that
   /// the descent that orders ties by position runs too.
   static func title(_ id: Int) -> String {
     "a title long enough for the heap, number \(id % 7)"
   }
 
-  static func makeItems(_ count: Int) -> (items: [Item], tokens: [Token]) {
-    let tokens = (0..<count).map { Token($0) }
+  static func makeItems(_ count: Int) -> (items: [TokenItem], tokens: [HeldToken]) {
+    let tokens = (0..<count).map { HeldToken($0) }
     let items = (0..<count).map {
-      Item(id: $0, title: title($0), on: $0 % 2 == 0, token: tokens[$0])
+      TokenItem(id: $0, title: title($0), on: $0 % 2 == 0, token: tokens[$0])
     }
     return (items, tokens)
   }
 
   /// The sections' ids as a fresh grouping and stable sort give them.
-  static func fresh(_ elements: [Item]) -> [[Int]] {
+  static func fresh(_ elements: [TokenItem]) -> [[Int]] {
     [false, true].compactMap { on in
       let ids = elements.enumerated().filter { $0.element.on == on }.sorted {
         $0.element.title != $1.element.title
@@ -55,10 +38,10 @@ struct QueryLentElementTests {
   /// placed by lent rows: the array stays the only owner of its rows'
   /// tokens, none is freed early, and none outlives the array.
   @Test func lentRowsAreNeitherRetainedNorReleased() {
-    var weakRefs: [() -> Token?] = []
+    var weakRefs: [() -> HeldToken?] = []
     do {
       let (items, tokens) = Self.makeItems(40)
-      for token in tokens { weakRefs.append { [weak token] in token } }
+      weakRefs = HeldToken.weakReferences(to: tokens)
       let array = ObservableArray(items)
       let query = array.query(sortedBy: { $0.title < $1.title }, sectionedBy: { $0.on ? 1 : 0 })
       var comparisons = 0
@@ -89,11 +72,11 @@ struct QueryLentElementTests {
   /// A sort order that keeps the rows it is given keeps copies of its own:
   /// they outlive the array and read as they were.
   @Test func aSortOrderThatKeepsItsArgumentsKeepsCopies() {
-    var weakRefs: [() -> Token?] = []
-    var kept: [Item] = []
+    var weakRefs: [() -> HeldToken?] = []
+    var kept: [TokenItem] = []
     do {
       let (items, tokens) = Self.makeItems(30)
-      for token in tokens { weakRefs.append { [weak token] in token } }
+      weakRefs = HeldToken.weakReferences(to: tokens)
       let array = ObservableArray(items)
       let query = array.query(
         sortedBy: { a, b in
@@ -117,10 +100,10 @@ struct QueryLentElementTests {
   /// still reads that row whole: the array's write copies the storage the
   /// query lends from, and the query then follows the writes.
   @Test func aSortOrderThatWritesToTheArrayReadsItsRowsWhole() {
-    var weakRefs: [() -> Token?] = []
+    var weakRefs: [() -> HeldToken?] = []
     do {
       let (items, tokens) = Self.makeItems(20)
-      for token in tokens { weakRefs.append { [weak token] in token } }
+      weakRefs = HeldToken.weakReferences(to: tokens)
       let array = ObservableArray(items)
       var armed = false
       var removed: [Int] = []
@@ -157,16 +140,16 @@ struct QueryLentElementTests {
       let id: Int
       var title: String
       var on: Bool
-      weak var token: Token?
+      weak var token: HeldToken?
     }
-    let tokens = (0..<24).map { Token($0) }
+    let tokens = (0..<24).map { HeldToken($0) }
     let array = ObservableArray(
       (0..<24).map { Watcher(id: $0, title: Self.title($0), on: $0 % 3 == 0, token: tokens[$0]) })
     let query = array.query(sortedBy: { $0.title < $1.title }, sectionedBy: { $0.on ? 1 : 0 })
     for id in 0..<24 where id % 2 == 0 { array.cell(for: id)?.value.on.toggle() }
     for id in 0..<24 where id % 5 == 0 { array.cell(for: id)?.value.title += " later" }
     let expected = Self.fresh(
-      array.elements.map { Item(id: $0.id, title: $0.title, on: $0.on, token: tokens[$0.id]) })
+      array.elements.map { TokenItem(id: $0.id, title: $0.title, on: $0.on, token: tokens[$0.id]) })
     #expect(query.sections.map(\.ids) == expected)
     #expect(array.elements.allSatisfy { $0.token === tokens[$0.id] })
     #expect(query.sections.allSatisfy { $0.elements.allSatisfy { $0.token != nil } })
