@@ -95,4 +95,37 @@ struct QueuedDeliveryLendTests {
     }
     #expect(weakTokens.allSatisfy { $0() == nil })
   }
+
+  /// Changes to elements that hold a weak reference are copied for their
+  /// delivery, not lent; they arrive in order and whole all the same.
+  @Test func queuedChangesOfElementsWithWeakReferencesArriveInOrder() throws {
+    struct Watcher: Identifiable, Equatable {
+      let id: Int
+      var round: Int
+      weak var token: HeldToken?
+
+      static func == (a: Watcher, b: Watcher) -> Bool {
+        a.id == b.id && a.round == b.round && a.token === b.token
+      }
+    }
+    let tokens = (0..<13).map { HeldToken($0) }
+    let initial = (0..<13).map { Watcher(id: $0, round: 0, token: tokens[$0]) }
+    let array = ObservableArray(initial)
+    var delivered: [Int] = []
+    var kept: [ArrayChange<Watcher>] = []
+    let reaction = array.observeChanges { change in
+      guard let id = change.changeSet.updates.first?.newElement.id else { return }
+      delivered.append(id)
+      kept.append(change)
+      guard id < 4 else { return }
+      for next in (id * 3 + 1)...(id * 3 + 3) { array.cell(for: next)?.value.round = id + 1 }
+    }
+    array.cell(for: 0)?.value.round = 1
+    reaction.cancel()
+    #expect(delivered == Array(0...12))
+    var replayed = initial
+    for change in kept { replayed = try change.changeSet.applied(to: replayed) }
+    #expect(replayed == array.elements)
+    #expect(array.elements.allSatisfy { $0.token === tokens[$0.id] })
+  }
 }
