@@ -11,8 +11,11 @@ let package = Package(
     .executable(name: "pomvvm-demo", targets: ["pomvvm-demo"]),
   ],
   targets: [
+    // The system's SQLite, for the store's database back end: on Linux,
+    // `apt-get install libsqlite3-dev`; Apple's platforms ship it.
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Internal/README.md states the core's invariants, for contributors.
-    .target(name: "POMVVM", exclude: ["Internal/README.md"]),
+    .target(name: "POMVVM", dependencies: ["CSQLite"], exclude: ["Internal/README.md"]),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
     // The sample's view models and text views, shared by the demo app, the
     // tests and the playgrounds.

@@ -59,7 +59,7 @@ extension Store {
   /// whose ids are unique, and that hold no field the element type would
   /// drop when it is saved again; or an object with such an array as
   /// `elements` and the sequence's `nextSequenceNumber`, and no other field.
-  nonisolated private static func decode(_ data: Data?, path: String) throws(StoreError)
+  nonisolated static func decode(_ data: Data?, path: String) throws(StoreError)
     -> (elements: [Element], nextSequenceNumber: Int?) where Element: Codable
   {
     guard let data else { return ([], nil) }

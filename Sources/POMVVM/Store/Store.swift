@@ -139,6 +139,9 @@ public final class Store<Element: Identifiable> {
   private var sequenceIsUnsaved = false
   private var persisting: Subscription?
   let writer: (any _StoreSaving)?
+  /// The database back end's work on the main actor; `nil` for other
+  /// stores.
+  var session: (any _StoreSession)?
   /// Submits a change (`nil`: only the sequence changed) for a save.
   private var submit: (@MainActor (ArrayChange<Element>?) -> Void)?
   // The outcome of a save made off the main actor, on its way to it.
@@ -202,6 +205,13 @@ public final class Store<Element: Identifiable> {
     sequenceIsUnsaved = false
     changeCount += 1
     return (changeCount, keepsSequence ? nextSequenceNumber : nil)
+  }
+
+  /// Takes in a sequence that another process advanced: the store's never
+  /// goes down.
+  func adoptSequence(_ next: Int) {
+    nextSequenceNumber = Swift.max(nextSequenceNumber, next)
+    keepsSequence = true
   }
 
   /// Hands every change of the elements to `submit`, which numbers it
@@ -351,6 +361,7 @@ public final class Store<Element: Identifiable> {
       // published without the mailbox.
       outcomes.wakeWaiters()
     }
+    session?.published(outcome)
     saveError.value = outcome.error
     if let error = outcome.error {
       Diagnostics.report(error.description, fileID: fileID, line: line)

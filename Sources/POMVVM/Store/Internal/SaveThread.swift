@@ -338,7 +338,7 @@ final class _SaveLoop<Burst: _SaveBurst>: @unchecked Sendable {
         pending = (newer.generation, failed)
       } else {
         pending = (generation, failed)
-        if let retryDelay, dueAt == nil {
+        if let retryDelay, error?.kind != .conflict, dueAt == nil {
           dueAt = _SaveSignal.now + retryDelay
         }
       }
