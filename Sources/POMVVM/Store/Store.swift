@@ -354,7 +354,12 @@ public final class Store<Element: Identifiable> {
   }
 
   private func publish(_ outcome: _SaveOutcome) {
-    guard outcome.generation > publishedCount else { return }
+    // A database store keeps a failed burst and writes it again: that
+    // write's outcome has the same number, and replaces the failure's.
+    guard
+      outcome.generation > publishedCount
+        || (outcome.generation == publishedCount && outcome.error != saveError.value)
+    else { return }
     publishedCount = outcome.generation
     if !isSaving {
       // A task in `waitUntilSaved()` may wait for an outcome that a flush

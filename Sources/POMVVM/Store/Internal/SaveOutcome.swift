@@ -46,7 +46,8 @@ final class _OutcomeMailbox: Sendable {
   func put(_ outcome: _SaveOutcome) -> Bool {
     let (schedules, waiters) = state.withLock { state in
       let wasEmpty = state.newest == nil
-      if (state.newest?.generation ?? -1) < outcome.generation {
+      // A later write of the same changes (a retry) is newer too.
+      if (state.newest?.generation ?? -1) <= outcome.generation {
         state.newest = outcome
       }
       let waiters = state.waiters

@@ -86,11 +86,15 @@ where Element.ID: Codable {
   static var reserved: Set<String> {
     ["_pomvvm_id", "_pomvvm_major", "_pomvvm_minor", "_pomvvm_version"]
   }
-  /// How long a write waits for another process's transaction.
-  static var busyTimeout: Int32 { 5_000 }
+  /// How long a write waits for another process's transaction, in
+  /// milliseconds, by default.
+  static var defaultBusyTimeout: Int32 { 5_000 }
 
   let path: String
   let connection: _SQLiteConnection
+  /// How long a write waits for another process's transaction, in
+  /// milliseconds.
+  private(set) var busyTimeout = defaultBusyTimeout
   /// The element columns of the table.
   private var columns: Set<String>
   /// The fields the element type reads or writes: an update sets those it
@@ -123,7 +127,7 @@ where Element.ID: Codable {
   ///
   /// A file that is refused is left byte for byte as it was: nothing is
   /// written until it is known to be a store of these elements.
-  static func open(path: String) throws(StoreError) -> (
+  static func open(path: String, busyTimeout: Int32 = defaultBusyTimeout) throws(StoreError) -> (
     database: _StoreDatabase, elements: [Element], nextSequenceNumber: Int?
   ) {
     var status = stat()
@@ -152,18 +156,21 @@ where Element.ID: Codable {
         path: path, connection: connection, columns: opened.columns,
         knownFields: opened.knownFields, commit: opened.commit)
       database.dataVersion = (try? connection.integerPragma("data_version")) ?? 0
+      database.busyTimeout = busyTimeout
       return (database, opened.elements, opened.nextSequenceNumber)
     } catch let error as StoreError {
       throw error
     } catch let error as _SQLiteError {
-      throw storeError(error, path: path, opening: true)
+      throw storeError(error, path: path, opening: true, busyTimeout: busyTimeout)
     } catch {
       throw StoreError(.unreadable, path: path, reason: "\(error)")
     }
   }
 
   /// The store error for a SQLite error.
-  static func storeError(_ error: _SQLiteError, path: String, opening: Bool) -> StoreError {
+  static func storeError(
+    _ error: _SQLiteError, path: String, opening: Bool, busyTimeout: Int32 = defaultBusyTimeout
+  ) -> StoreError {
     switch error.code {
     case SQLITE_NOTADB:
       return StoreError(.corrupt, path: path, reason: "it is not a SQLite database")
@@ -172,7 +179,8 @@ where Element.ID: Codable {
     case SQLITE_BUSY, SQLITE_LOCKED:
       return StoreError(
         .inUse, path: path,
-        reason: "another process held the database for more than \(busyTimeout / 1000) seconds")
+        reason: "another process kept the database locked for longer than this store waits "
+          + "(\(busyTimeout) ms); the store tries again")
     case SQLITE_READONLY:
       return StoreError(.readOnly, path: path, reason: error.message)
     default:
@@ -399,7 +407,7 @@ where Element.ID: Codable {
     do {
       try connection.execute("BEGIN IMMEDIATE")
     } catch {
-      return Self.storeError(error, path: path, opening: false)
+      return Self.storeError(error, path: path, opening: false, busyTimeout: busyTimeout)
     }
     let commit: Int64
     do {
@@ -409,7 +417,8 @@ where Element.ID: Codable {
       try? connection.execute("ROLLBACK")
       switch error {
       case let error as StoreError: return error
-      case let error as _SQLiteError: return Self.storeError(error, path: path, opening: false)
+      case let error as _SQLiteError:
+        return Self.storeError(error, path: path, opening: false, busyTimeout: busyTimeout)
       default: return StoreError(.unwritable, path: path, reason: Self.describe(error))
       }
     }
