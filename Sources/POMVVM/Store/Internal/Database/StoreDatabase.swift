@@ -224,24 +224,30 @@ where Element.ID: Codable {
     return false
   }
 
+  /// Creates the schema, unless another process did since the check.
   private static func create(_ connection: _SQLiteConnection, path: String) throws {
-    try connection.execute(
-      """
-      BEGIN IMMEDIATE;
-      PRAGMA application_id = \(applicationID);
-      PRAGMA user_version = \(format);
-      CREATE TABLE pomvvm_store (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
-      CREATE TABLE pomvvm_elements (
-        _pomvvm_id UNIQUE NOT NULL, _pomvvm_major INTEGER NOT NULL,
-        _pomvvm_minor BLOB NOT NULL, _pomvvm_version INTEGER NOT NULL);
-      CREATE INDEX pomvvm_elements_order ON pomvvm_elements (_pomvvm_major, _pomvvm_minor);
-      CREATE INDEX pomvvm_elements_version ON pomvvm_elements (_pomvvm_version);
-      CREATE TABLE pomvvm_removed (
-        _pomvvm_id PRIMARY KEY NOT NULL, _pomvvm_version INTEGER NOT NULL);
-      CREATE INDEX pomvvm_removed_version ON pomvvm_removed (_pomvvm_version);
-      INSERT INTO pomvvm_store (key, value) VALUES ('format', \(format)), ('commit', 0);
-      """)
+    try connection.execute("BEGIN IMMEDIATE")
     do {
+      guard try names(connection, "SELECT name FROM sqlite_schema").isEmpty else {
+        try connection.execute("COMMIT")
+        _ = try check(connection, path: path)
+        return
+      }
+      try connection.execute(
+        """
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(format);
+        CREATE TABLE pomvvm_store (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
+        CREATE TABLE pomvvm_elements (
+          _pomvvm_id UNIQUE NOT NULL, _pomvvm_major INTEGER NOT NULL,
+          _pomvvm_minor BLOB NOT NULL, _pomvvm_version INTEGER NOT NULL);
+        CREATE INDEX pomvvm_elements_order ON pomvvm_elements (_pomvvm_major, _pomvvm_minor);
+        CREATE INDEX pomvvm_elements_version ON pomvvm_elements (_pomvvm_version);
+        CREATE TABLE pomvvm_removed (
+          _pomvvm_id PRIMARY KEY NOT NULL, _pomvvm_version INTEGER NOT NULL);
+        CREATE INDEX pomvvm_removed_version ON pomvvm_removed (_pomvvm_version);
+        INSERT INTO pomvvm_store (key, value) VALUES ('format', \(format)), ('commit', 0);
+        """)
       try connection.cached("INSERT INTO pomvvm_store (key, value) VALUES ('elementType', ?)")
         .run([.text(String(describing: Element.self))])
       try connection.execute("COMMIT")
