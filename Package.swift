@@ -15,7 +15,9 @@ let package = Package(
     // `apt-get install libsqlite3-dev`; Apple's platforms ship it.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Internal/README.md states the core's invariants, for contributors.
-    .target(name: "POMVVM", dependencies: ["CSQLite"], exclude: ["Internal/README.md"]),
+    // Store/README.md describes the store's back ends.
+    .target(
+      name: "POMVVM", dependencies: ["CSQLite"], exclude: ["Internal/README.md", "Store/README.md"]),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
     // The sample's view models and text views, shared by the demo app, the
     // tests and the playgrounds.
@@ -35,7 +37,7 @@ let package = Package(
     // A process that keeps a database store, driven by the store's process
     // tests (several processes on one database, kills, a full disk).
     .executableTarget(
-      name: "pomvvm-store-process", dependencies: ["POMVVM", "TestSupport"],
+      name: "pomvvm-store-process", dependencies: ["POMVVM", "TestSupport", "CSQLite"],
       path: "Tests/StoreProcess"),
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting", "TestSupport"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),

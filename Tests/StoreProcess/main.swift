@@ -3,6 +3,7 @@
 // standard output.
 //
 //   pomvvm-store-process DATABASE
+//   pomvvm-store-process --bench      (figures of the store; build in release)
 //
 // Commands:
 //   edit ID TITLE          sets the title of the item with that id
@@ -36,6 +37,10 @@ func answer(_ text: String) {
   FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
+if CommandLine.arguments.dropFirst().first == "--bench" {
+  try Bench.run()
+  exit(0)
+}
 guard CommandLine.arguments.count == 2 else {
   FileHandle.standardError.write(Data("usage: pomvvm-store-process DATABASE\n".utf8))
   exit(2)
