@@ -14,10 +14,15 @@ let package = Package(
     // The system's SQLite, for the store's database back end: on Linux,
     // `apt-get install libsqlite3-dev`; Apple's platforms ship it.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-    // Internal/README.md states the core's invariants, for contributors.
-    // Store/README.md describes the store's back ends.
+    // The READMEs state the invariants of the core and of each room's
+    // internals, for contributors.
     .target(
-      name: "POMVVM", dependencies: ["CSQLite"], exclude: ["Internal/README.md", "Store/README.md"]),
+      name: "POMVVM",
+      dependencies: ["CSQLite"],
+      exclude: [
+        "Core/README.md", "Arrays/Internal/README.md", "Queries/Internal/README.md",
+        "Lists/Internal/README.md", "Time/Internal/README.md", "Store/README.md",
+      ]),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
     // The sample's view models and text views, shared by the demo app, the
     // tests and the playgrounds.

@@ -72,11 +72,6 @@ while let line = readLine() {
     if let id = Int(words[1]) { _ = store.items.remove(id: id) }
   case "flush":
     store.flush()
-    // After an `await`, top-level code on Linux may go on on another thread
-    // than the one the store was made on: `flush()` then hands its outcome
-    // to the main actor in a task instead of publishing it. Waiting
-    // publishes it.
-    await store.waitUntilSaved()
     answer(store.saveError.value.map { "\($0.kind)" } ?? "saved")
   case "refresh":
     await store.refresh()
