@@ -118,7 +118,7 @@ struct StoreDatabaseProcessTests {
   /// Then both edit the same element: the
   /// second save is refused as a conflict, and the first value stays. And
   /// a commit reaches the other process by itself, without `refresh()`.
-  @Test(.timeLimit(.minutes(2)))
+  @Test
   func twoProcessesEditingAtOnceLoseNoEditAndReportConflicts() async throws {
     let directory = try Self.directory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -176,7 +176,7 @@ struct StoreDatabaseProcessTests {
   /// A writer killed (`SIGKILL`) at random moments leaves a database that
   /// is one of the states its changes went through, at least as new as the
   /// last one it had flushed: a committed prefix, never part of a burst.
-  @Test(.timeLimit(.minutes(3)))
+  @Test
   func aWriterKilledAtRandomMomentsLeavesACommittedPrefix() async throws {
     let directory = try Self.directory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -229,7 +229,6 @@ struct StoreDatabaseProcessTests {
   /// process) fails the save; the changes stay, and once the limit is
   /// lifted the next save writes them all.
   @Test(
-    .timeLimit(.minutes(1)),
     .disabled(
       if: ProcessInfo.processInfo.environment["POMVVM_SANITIZER"] == "thread",
       "ThreadSanitizer's runtime itself faults (SIGBUS) under a file-size limit"))

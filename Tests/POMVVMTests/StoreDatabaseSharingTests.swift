@@ -59,7 +59,7 @@ struct StoreDatabaseSharingTests {
   }
 
   /// Without `refresh()`, a store looks by itself: the change arrives.
-  @Test(.timeLimit(.minutes(1)))
+  @Test
   func aCommitArrivesByItself() async throws {
     let directory = try Directory()
     let url = directory.file("items.sqlite")
