@@ -202,6 +202,16 @@ extension Load: _GraphCell {
   var _graphList: _ObserverListBase { storage }
 }
 
+extension Load: _ScreenWorkOwner {
+  /// Cancels every request and drops its result; the status stays as it
+  /// was (the screen that showed it has left).
+  func _endScreenWork() {
+    task = nil
+    generation += 1
+    for request in requests.values { request.task.cancel() }
+  }
+}
+
 extension Load: _PendingWorkOwner {
   package var _pendingDescriptions: [String] {
     requests.sorted { $0.key < $1.key }.map { generation, request in

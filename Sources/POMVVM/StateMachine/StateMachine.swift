@@ -169,3 +169,14 @@ public final class StateMachine<State, Event: Sendable> {
 }
 
 extension StateMachine: _PendingWorkOwner {}
+
+extension StateMachine: _ScreenWorkOwner {
+  /// Cancels every feedback and drops what it still sends.
+  ///
+  /// The state stays as it is; the next event starts the feedbacks its
+  /// state calls for.
+  func _endScreenWork() {
+    for task in tasks.values { task.cancel() }
+    running = running.map { _ in (nil, 0) }
+  }
+}
