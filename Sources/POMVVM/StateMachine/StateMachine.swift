@@ -51,6 +51,9 @@ public final class StateMachine<State, Event: Sendable> {
   private var descriptions: [UInt64: String] = [:]
   private var queue: [Event] = []
   private var isReducing = false
+  /// The dependencies in effect where the machine was made, which its
+  /// feedbacks see, under those in effect where each starts.
+  let _madeWithDependencies = DependencyValues.current
 
   /// Creates a machine in its initial state and starts the effects that
   /// state calls for.
@@ -132,15 +135,17 @@ public final class StateMachine<State, Event: Sendable> {
         "feedback for \(Effects.quoted(key.base)) (declared at "
         + "\(_fileName(feedback.fileID)):\(feedback.line))"
       let entry = _KitTask.begin(description)
-      let task = feedback.run(
-        key, entry,
-        { [weak self] event in
-          await self?.deliver(event, from: index, generation: generation)
-        },
-        { [weak self] in
-          self?.tasks[generation] = nil
-          self?.descriptions[generation] = nil
-        })
+      let task = _madeWithDependencies.whileCurrent {
+        feedback.run(
+          key, entry,
+          { [weak self] event in
+            await self?.deliver(event, from: index, generation: generation)
+          },
+          { [weak self] in
+            self?.tasks[generation] = nil
+            self?.descriptions[generation] = nil
+          })
+      }
       tasks[generation] = task
       descriptions[generation] = description
     }
@@ -169,6 +174,8 @@ public final class StateMachine<State, Event: Sendable> {
 }
 
 extension StateMachine: _PendingWorkOwner {}
+
+extension StateMachine: _DependencyCarrier {}
 
 extension StateMachine: _ScreenWorkOwner {
   /// Cancels every feedback and drops what it still sends.
