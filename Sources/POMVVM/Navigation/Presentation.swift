@@ -23,9 +23,12 @@
 ///   `.sheet(item:)` does. It dismisses whatever is presented, and is
 ///   never a trap. A write made while the presentation is telling its
 ///   observers of a change is applied when that delivery ends.
-/// - A dismissed destination is released, with what its view models
-///   started (``Effects``, ``Load``s, timers), unless something else holds
-///   it.
+/// - A dismissed or replaced destination is released, with what its view
+///   models started (``Effects``, ``Load``s, timers), unless something else
+///   holds it; its work ends at the dismissal even if something does: the
+///   operations, requests, feedbacks and time operators of the view models
+///   it holds are cancelled (see "Lifetimes follow navigation" in the
+///   navigation article).
 ///
 /// Reads of ``destination`` register with Observation tracking.
 @MainActor

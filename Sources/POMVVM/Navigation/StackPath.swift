@@ -40,7 +40,10 @@
 ///
 /// The stack holds its screens strongly and nothing else: a popped screen is
 /// released, with its ``Effects``, ``Load``s, timers and subscriptions,
-/// unless something else holds it.
+/// unless something else holds it. Its work ends at the pop even if
+/// something does (SwiftUI, through the pop animation): the operations,
+/// requests, feedbacks and time operators of the view models it holds are
+/// cancelled (see "Lifetimes follow navigation" in the navigation article).
 ///
 /// Reads of ``screens``, ``ids``, ``entries`` and ``count`` register with
 /// Observation tracking, so SwiftUI follows the stack.
