@@ -13,7 +13,9 @@
 ///
 /// Starting a load cancels the request under way; a result that arrives
 /// after its request was cancelled or replaced is dropped. Loads end their
-/// requests when they are deallocated.
+/// requests when they are deallocated, and when the screen of the view
+/// model that holds them leaves a ``StackPath`` or a ``Presentation`` (the
+/// status then stays as it was).
 @MainActor
 public final class Load<Value: Sendable>: ObservableCell {
   private let storage: Observable<LoadStatus<Value>>

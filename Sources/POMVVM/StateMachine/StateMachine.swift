@@ -30,7 +30,9 @@
 ///   the key changes or becomes `nil`; an event it sends after that is
 ///   dropped, so a late result never lands in a state it was not for.
 /// - When the machine is deallocated (with the view model that owns it),
-///   every effect is cancelled.
+///   every effect is cancelled; so it is when the view model's screen leaves
+///   a ``StackPath`` or a ``Presentation``, and what the effects still send
+///   is dropped.
 ///
 /// Tests drive a machine deterministically: send events, then
 /// `await` ``waitUntilIdle()``, which returns once no effect is running and

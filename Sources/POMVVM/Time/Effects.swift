@@ -41,6 +41,9 @@
 /// - When the `Effects` is released (with its view model), every operation
 ///   still running is cancelled. An operation that captures its view model
 ///   strongly keeps it alive until it returns: capture `[weak self]`.
+/// - When the view model's screen leaves a ``StackPath`` or a
+///   ``Presentation``, every operation is cancelled too, even if something
+///   still holds the view model (SwiftUI, through the pop animation).
 ///
 /// POMVVMTesting's `StateRecorder` finds an `Effects` stored in the view
 /// model it records, and its `finish()` fails, naming each operation (its

@@ -263,6 +263,45 @@ struct ScreenWorkTests {
     await stop(meeting.effects)
   }
 
+  @Test func anObserverThatPushesThePoppedScreenBackKeepsItsWork() async {
+    let clock = ManualClock()
+    let host = Host()
+    let meeting = Meeting(clock: clock)
+    host.path.push(.meeting(meeting))
+    meeting.effects.timer(id: "tick", every: .seconds(1), clock: clock) { [weak meeting] in
+      meeting?.ticks.value += 1
+    }
+    // Re-entrant: the platform (or an undo) puts the screen back while the
+    // pop is delivered; the screen is shown again, so its work goes on.
+    var pushedBack = false
+    let token = host.path.observeChanges { [weak host] entries in
+      guard entries.isEmpty, !pushedBack else { return }
+      pushedBack = true
+      host?.path.push(.meeting(meeting))
+    }
+    host.path.pop()
+    await clock.advance(by: .seconds(2))
+    #expect(host.path.count == 1)
+    #expect(meeting.ticks.value == 2)
+    token.cancel()
+    await stop(meeting.effects)
+  }
+
+  @Test func aPoppedScreenIsStillReleasedWhenNothingHoldsIt() async {
+    let clock = ManualClock()
+    let host = Host()
+    weak var released: Meeting?
+    do {
+      let meeting = Meeting(clock: clock)
+      released = meeting
+      host.path.push(.meeting(meeting))
+      meeting.start(clock: clock)
+    }
+    host.path.pop()
+    await clock.advance(by: .seconds(10))
+    #expect(released == nil)
+  }
+
   @Test func stacksOfPlainScreensAreUntouched() {
     let path = StackPath<Int>([1, 2, 3])
     path.pop()
