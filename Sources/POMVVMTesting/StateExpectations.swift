@@ -285,7 +285,7 @@ public struct StateExpectations<Root> {
   /// the value `predicate` sees, not changes of their own.
   ///
   /// ```swift
-  /// $0.added(\.path[1].detail) { detail in
+  /// $0.added(\.path[1]?.detail) { detail in
   ///   detail.title.value == "Milk" && detail.alert.value == nil
   /// }
   /// ```
