@@ -299,6 +299,11 @@ public final class StateRecorder<Root> {
   /// ``ManualClock`` far enough, or await the effects, before `finish()`. The
   /// operations are cancelled after they are reported.
   ///
+  /// An operation that the last step cancelled has usually not returned
+  /// yet when this runs, and so fails here; in an `async` test, call
+  /// ``finish(timeout:fileID:filePath:line:column:)`` instead, which waits
+  /// for it first.
+  ///
   /// Call it at the end of a test whose effects may outlive its last step.
   /// After it, the recorder observes nothing and ``perform(_:expecting:fileID:filePath:line:column:)-52utz``
   /// reports a misuse.
@@ -315,6 +320,70 @@ public final class StateRecorder<Root> {
     column: UInt = #column
   ) {
     finish(at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits for the operations that were cancelled to return, for at most
+  /// `timeout`, then ends the recording as
+  /// ``finish(fileID:filePath:line:column:)`` does.
+  ///
+  /// A cancelled operation of an `Effects`, a replaced request of a
+  /// `Load` or a feedback of a `StateMachine` that left its state still
+  /// runs until it next checks its cancellation: one that the last step
+  /// cancelled has usually not returned when the step ends, though it is
+  /// about to. As TCA's `await store.finish()` waits for effects, this
+  /// waits until each of them has returned (letting the main actor and the
+  /// global executor run), or `timeout` passes; what has not returned by
+  /// then fails, marked `cancelled, not returned`. Work that was not
+  /// cancelled (an effect asleep on a ``ManualClock``) is not waited for: it
+  /// fails at once, as in the synchronous `finish()`.
+  ///
+  /// ```swift
+  /// await recorder.perform { screen.close() }   // cancels the "tick" timer
+  /// await recorder.finish(timeout: .seconds(1))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest to wait for the cancelled operations.
+  ///   - fileID: Where failures are reported; the caller's file.
+  ///   - filePath: Where failures are reported; the caller's file.
+  ///   - line: Where failures are reported; the caller's line.
+  ///   - column: Where failures are reported; the caller's column.
+  public func finish(
+    timeout: Duration,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await finish(
+      timeout: timeout,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits up to `timeout` for the cancelled operations, then ends the
+  /// recording, reporting at `location`.
+  func finish(timeout: Duration, at location: CallerLocation) async {
+    guard !isFinished else { return }
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: max(.zero, timeout))
+    while Self.hasCancelledWork(in: root), clock.now < deadline {
+      await Task.yield()
+      await Self.yieldOffMainActor()
+    }
+    finish(at: location)
+  }
+
+  /// Whether work that was cancelled in `root` has not returned yet.
+  private static func hasCancelledWork(in root: Root) -> Bool {
+    let work = BindingGraph._pendingWork(in: [root])
+    return (work.effects + work.loads + work.feedbacks).contains {
+      $0.contains(", cancelled, not returned")
+    }
+  }
+
+  /// Hops to the global executor, yields there, and comes back.
+  nonisolated private static func yieldOffMainActor() async {
+    await Task.yield()
   }
 
   /// Ends the recording, reporting late changes at `location`.
