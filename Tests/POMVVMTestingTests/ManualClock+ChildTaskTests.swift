@@ -139,4 +139,31 @@ struct ManualClockChildTaskTests {
     gate.continuation.finish()
     await effects.waitUntilIdle()
   }
+
+  // MARK: - The order ImmediateClock does not promise (issue 49, item 14)
+
+  @Test func runOrdersATimerAndALongerEffectByDeadlineOnEveryRun() async {
+    // ImmediateClock returns from both sleeps at once, in whatever order
+    // the executor runs the two tasks; ManualClock.run() wakes them in
+    // deadline order, every time.
+    for _ in 0..<50 {
+      let clock = ManualClock()
+      let effects = Effects()
+      var log: [String] = []
+      var seconds = 0
+      effects.timer(id: "meeting", every: .seconds(1), clock: clock) {
+        seconds += 1
+        log.append("tick \(seconds)")
+      }
+      effects.run(id: "speech") {
+        try await clock.sleep(for: .milliseconds(2_500))
+        _ = await Work.spinning(1_000)
+        log.append("spoken")
+        effects.cancel(id: "meeting")
+      }
+      await clock.run()
+      #expect(log == ["tick 1", "tick 2", "spoken"])
+      await effects.waitUntilIdle()
+    }
+  }
 }
