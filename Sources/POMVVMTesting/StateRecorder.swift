@@ -52,7 +52,9 @@
 /// followed from then on. State that the action made unreachable — a
 /// dismissed sheet, a deleted row — is no longer followed; a change it made
 /// before it left is still reported, under the path it had, and a step can
-/// expect it by that path (`$0.changed(\.sheet?.title, to: "Saved")`).
+/// expect it by that path (`$0.changed(\.sheet?.title, to: "Saved")`), also
+/// through the kit's computed navigation (`\.sheet.destination?.title`,
+/// `\.path[1]?.detail?.title`, `\.path[id: id]?.detail?.title`).
 ///
 /// ## Nothing is skipped silently
 ///
@@ -665,10 +667,20 @@ public final class StateRecorder<Root> {
         } else {
           identity = found
         }
-      } else if let path = recorderPath(of: item.keyPath), let removed = removedPaths[path] {
+      } else if object == nil, let removed = removedState(matching: item, changesOf) {
         // State this step removed: its last changes were recorded under
         // the path it had.
-        identity = removed
+        switch removed {
+        case .found(let removed):
+          identity = removed
+        case .ambiguous(let paths):
+          problems.append(
+            "Expected a change of \(name(of: item)), which is nil after the action; it names "
+              + "more than one piece of state this step removed, each of which changed as "
+              + "expected (\(paths.joined(separator: ", "))): expect each by a key path that "
+              + "tells them apart")
+          continue
+        }
       } else if object == nil {
         problems.append(
           "Expected a change of \(name(of: item)), which is nil after the action "
@@ -816,21 +828,95 @@ public final class StateRecorder<Root> {
     return lines.joined(separator: "\n")
   }
 
-  /// The path the recorder gives the state a key path names, when the key
-  /// path is made of stored properties and optional chains only
-  /// (`\Host.sheet?.title` is `sheet.title`); `nil` when it goes through a
-  /// subscript or a computed property, whose names key paths do not keep.
-  private func recorderPath(of keyPath: AnyKeyPath) -> String? {
+  /// What a key path that ends in `nil` after the action names among the
+  /// state this step removed.
+  private enum RemovedMatch {
+    case found(ObjectIdentifier)
+    /// More than one removed piece matches and changed as expected.
+    case ambiguous([String])
+  }
+
+  /// The state this step removed that `item`'s key path named before the
+  /// action, found by the path it had; `nil` when none matches.
+  ///
+  /// A key path keeps the names of stored properties but not those of
+  /// computed ones, nor subscripts' arguments (`\Host.sheet.destination?.title`
+  /// prints as `sheet.<computed … (Optional<Form>)>?.title`). Each computed
+  /// step stands for one step of the recorder's path — a presentation's
+  /// `destination`, a stack's `[1]`, a cell's `value`, an enum's case — so
+  /// the pattern `sheet.*.title` finds `sheet.destination.title`. When it
+  /// finds several (two screens popped, `path.*.title`), the one whose
+  /// changes the expectation accepts is taken; if several are, the match is
+  /// ambiguous.
+  private func removedState(
+    matching item: StateExpectations<Root>.Item,
+    _ changesOf: [ObjectIdentifier: [RecordedChange]]
+  ) -> RemovedMatch? {
+    guard !removedPaths.isEmpty, let pattern = keyPathPattern(of: item.keyPath) else {
+      return nil
+    }
+    let candidates = removedPaths.filter { path, _ in
+      let tokens = IgnoredPath.tokens(of: path)
+      return tokens.count == pattern.count
+        && zip(pattern, tokens).allSatisfy { step, token in step == nil || step == token }
+    }.sorted { $0.key < $1.key }
+    guard let first = candidates.first else { return nil }
+    guard candidates.count > 1 else { return .found(first.value) }
+    let accepting = candidates.filter { _, identity in
+      changesOf[identity]?.contains { item.matches($0.kind) } ?? false
+    }
+    if accepting.count == 1 { return .found(accepting[0].value) }
+    if accepting.count > 1 { return .ambiguous(accepting.map(\.key)) }
+    let changed = candidates.filter { changesOf[$0.value] != nil }
+    return .found((changed.first ?? first).value)
+  }
+
+  /// The steps of a key path from the root, as the recorder names them:
+  /// a stored property by its name, a computed property or a subscript as
+  /// `nil` (any one step); `nil` when the key path does not start at
+  /// `Root` as printed.
+  ///
+  /// `\Host.path.<computed 0x… (Optional<Screen>)>?.detail` gives `path`,
+  /// `nil`, `detail`.
+  private func keyPathPattern(of keyPath: AnyKeyPath) -> [Substring?]? {
     let written = "\(keyPath)"
-    guard !written.contains("<computed") else { return nil }
     let prefixes = [
       "\\\(Root.self).", "\\\(_typeName(Root.self, qualified: false)).",
       "\\\(_typeName(Root.self, qualified: true)).",
     ]
-    for prefix in prefixes where written.hasPrefix(prefix) {
-      return String(written.dropFirst(prefix.count).filter { $0 != "?" && $0 != "!" })
+    guard let prefix = prefixes.first(where: { written.hasPrefix($0) }) else { return nil }
+    let body = written.dropFirst(prefix.count)
+    var steps: [Substring?] = []
+    var index = body.startIndex
+    while index < body.endIndex {
+      if body[index...].hasPrefix("<computed") {
+        // Up to the `>` that closes it: the type inside has brackets too.
+        var depth = 0
+        while index < body.endIndex {
+          if body[index] == "<" { depth += 1 }
+          if body[index] == ">" {
+            depth -= 1
+            if depth == 0 { break }
+          }
+          index = body.index(after: index)
+        }
+        guard index < body.endIndex else { return nil }
+        index = body.index(after: index)
+        steps.append(nil)
+      } else {
+        let start = index
+        while index < body.endIndex, !".?!".contains(body[index]) {
+          index = body.index(after: index)
+        }
+        guard start < index else { return nil }
+        steps.append(body[start..<index])
+      }
+      while index < body.endIndex, "?!".contains(body[index]) { index = body.index(after: index) }
+      guard index < body.endIndex else { break }
+      guard body[index] == "." else { return nil }
+      index = body.index(after: index)
     }
-    return nil
+    return steps
   }
 
   /// An expectation's key path as written, or, for a computed property

@@ -72,7 +72,7 @@ struct IgnoredPath {
   }
 
   /// `rows[2].on` as `rows`, `[2]`, `on`.
-  private static func tokens(of path: String) -> [Substring] {
+  static func tokens(of path: String) -> [Substring] {
     var tokens: [Substring] = []
     var start = path.startIndex
     var index = path.startIndex
