@@ -238,7 +238,8 @@ struct StateRecorderNavigationTests {
     let host = NavigationHost()
     let recorder = StateRecorder(of: host)
     let failures = recordedFailures {
-      recorder.perform {} expecting: {
+      recorder.perform {
+      } expecting: {
         $0.changed(\.sheet.destination?.name, to: "Milk")
       }
     }
