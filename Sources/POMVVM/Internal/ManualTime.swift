@@ -193,6 +193,10 @@ package final class _ManualTime: Sendable {
   /// work off the main actor) must not be given up on.
   package static let defaultPatience = Duration.seconds(5)
 
+  /// The fewest rounds with no progress before settling gives up, however
+  /// long they took.
+  static let fewestIdleRounds = 100
+
   @MainActor
   private func settle(_ settling: inout _Settling) async {
     let clock = ContinuousClock()
@@ -201,6 +205,8 @@ package final class _ManualTime: Sendable {
     var quietRounds = 0
     var progress = _KitTasks.progress
     var lastProgress = clock.now
+    // Rounds since anything moved, while something was unsettled.
+    var idleRounds = 0
     while true {
       let unsettled = _KitTasks.unsettled(in: settling.scope).filter {
         !settling.givenUp.contains(ObjectIdentifier($0))
@@ -219,9 +225,14 @@ package final class _ManualTime: Sendable {
         if rounds >= settleRounds, quietRounds >= 1 { return }
       } else {
         quietRounds = 0
-        if clock.now - lastProgress >= patience {
+        idleRounds = moved ? 0 : idleRounds + 1
+        // Elapsed time decides; the rounds only make sure that this loop
+        // itself ran meanwhile: a test whose main actor another test held
+        // for seconds has not watched its tasks for that long.
+        if clock.now - lastProgress >= patience, idleRounds >= Self.fewestIdleRounds {
           settling.giveUp(on: unsettled, after: patience)
           lastProgress = clock.now
+          idleRounds = 0
           continue
         }
       }
