@@ -49,7 +49,10 @@
 /// that value), and the step must expect it with
 /// ``StateExpectations/added(_:where:)-(KeyPath<Root,Model>,_)`` or
 /// ``StateExpectations/added(_:like:)-(KeyPath<Root,Model>,_)``; it is
-/// followed from then on. State that the action made unreachable — a
+/// followed from then on. An event that new state sends in the step that
+/// made it reachable (a presented form that submits at once) is recorded,
+/// and expected with `sent` like any other; one sent before anything made
+/// it reachable (in its initializer) is not. State that the action made unreachable — a
 /// dismissed sheet, a deleted row — is no longer followed; a change it made
 /// before it left is still reported, under the path it had, and a step can
 /// expect it by that path (`$0.changed(\.sheet?.title, to: "Saved")`), also
@@ -113,6 +116,13 @@ public final class StateRecorder<Root> {
   /// The cells, arrays and streams that appeared during the current step
   /// (or since the previous one), alone or inside a new view model.
   private var appearedStates = Set<ObjectIdentifier>()
+  /// The cells, arrays and streams followed as soon as a change made them
+  /// reachable, before the search that ends the step (or begins the next)
+  /// reports them as added: so that an event a new screen sends in the
+  /// same step is recorded.
+  private var earlyStates = Set<ObjectIdentifier>()
+  /// Whether a search for new state runs (a change it causes starts none).
+  private var isSearchingEarly = false
   /// The paths the test excludes on purpose.
   private let ignored: [IgnoredPath]
   /// The blind spots already reported, each once.
@@ -497,6 +507,11 @@ public final class StateRecorder<Root> {
       // and a new object took its address.
       if let state = states[piece.identity], state.object != nil {
         state.path = piece.path
+        // Followed since a change made it reachable: new all the same.
+        if earlyStates.remove(piece.identity) != nil, appearance != nil {
+          newStates.append(piece)
+          appearedStates.insert(piece.identity)
+        }
         continue
       }
       // New, or a new object at the address of one that was released.
@@ -509,6 +524,7 @@ public final class StateRecorder<Root> {
       }
     }
     for (identity, state) in states where !reachable.contains(identity) {
+      earlyStates.remove(identity)
       state.subscription?.cancel()
       states[identity] = nil
       removedPaths[state.path] = identity
@@ -548,8 +564,60 @@ public final class StateRecorder<Root> {
         + "purpose):\n" + fresh.joined(separator: "\n"), at: location)
   }
 
+  /// Follows, at once, the state a change made reachable (a pushed
+  /// screen's cells and streams), if the new value holds an object.
+  ///
+  /// The search that ends the step would find it too, but an event the
+  /// new state sends before then would be lost: a stream has no value to
+  /// read later.
+  private func followNewState(after value: Any) {
+    guard !isFinished, !isSearchingEarly, Self.holdsObject(value) else { return }
+    isSearchingEarly = true
+    defer { isSearchingEarly = false }
+    let ignored = ignored
+    let search = BindingGraph._stateSearch(
+      in: [root],
+      ignoring: ignored.isEmpty ? nil : { path in ignored.contains { $0.matches(path) } })
+    for piece in search.states where states[piece.identity]?.object == nil {
+      states[piece.identity]?.subscription?.cancel()
+      states[piece.identity] = RecordedState(
+        piece, record: { [weak self] in self?.record($0, $1) })
+      if states[piece.identity] != nil { earlyStates.insert(piece.identity) }
+    }
+  }
+
+  /// Whether `value` holds an object anywhere: a value that may bring new
+  /// state with it. Stops at the first one.
+  private static func holdsObject(_ value: Any) -> Bool {
+    var work: [Any] = [(value as? any _RecordedArrayChange)?._newElements ?? value]
+    while let next = work.popLast() {
+      if type(of: next) is AnyClass { return true }
+      if isPlainData(type(of: next)) || next is String || next is Substring { continue }
+      let mirror = Mirror(reflecting: next)
+      guard mirror.displayStyle != nil else { continue }
+      for child in mirror.children { work.append(child.value) }
+    }
+    return false
+  }
+
+  /// Whether a type holds plain data only: no references.
+  private static func isPlainData(_ type: Any.Type) -> Bool {
+    func isPOD<T>(_: T.Type) -> Bool { _isPOD(T.self) }
+    return isPOD(type)
+  }
+
   private func record(_ identity: ObjectIdentifier, _ value: Any) {
     guard let state = states[identity] else { return }
+    if state.kind != .events {
+      followNewState(after: value)
+      // State that appeared since the last search: its value at the end of
+      // the step is what is reported, not the changes that led there.
+      if earlyStates.contains(identity) {
+        state.current =
+          state.kind == .array ? (value as? any _RecordedArrayChange)?._newElements ?? value : value
+        return
+      }
+    }
     let kind: RecordedChange.Kind
     switch state.kind {
     case .cell:
