@@ -586,8 +586,10 @@ public final class StateRecorder<Root> {
     }
   }
 
-  /// Whether `value` holds an object anywhere: a value that may bring new
-  /// state with it. Stops at the first one.
+  /// Whether `value` holds an object anywhere.
+  ///
+  /// Such a value may bring new state with it. The walk stops at the first
+  /// object.
   private static func holdsObject(_ value: Any) -> Bool {
     var work: [Any] = [(value as? any _RecordedArrayChange)?._newElements ?? value]
     while let next = work.popLast() {
