@@ -219,7 +219,7 @@ struct StateRecorderTimeTests {
     }
     // The timeout only bounds a failure: the wait ends when the operation
     // returns.
-    await recorder.finish(timeout: .seconds(60))
+    await recorder.finish(timeout: .seconds(600))
     #expect(list.effects._runningDescriptions.isEmpty)
   }
 
