@@ -117,6 +117,10 @@ struct StoreDatabaseSharingTests {
     #expect(
       error.reason == "another process changed the element with id 3 since this store read it")
     #expect(captured.count == 1)
+    // Writing the kept burst again fails the same way: reported once.
+    let again = Diagnostics.capturing { second.flush() }
+    #expect(again.isEmpty)
+    #expect(second.saveError.value?.kind == .conflict)
     #expect(second.items[id: 3]?.title == "second's")
     let reopened = try StoreDatabaseTests.reopened(directory.file("items.sqlite"))
     #expect(reopened.first { $0.id == 3 }?.title == "first's")

@@ -376,6 +376,8 @@ public final class Store<Element: Identifiable> {
       outcome.generation > publishedCount
         || (outcome.generation == publishedCount && outcome.attempt > publishedAttempt)
     else { return }
+    // A retry that fails as the last write did is no news: reported once.
+    let isRepeated = outcome.generation == publishedCount && outcome.error == saveError.value
     publishedCount = outcome.generation
     publishedAttempt = outcome.attempt
     if !isSaving {
@@ -385,7 +387,7 @@ public final class Store<Element: Identifiable> {
     }
     session?.published(outcome)
     saveError.value = outcome.error
-    if let error = outcome.error {
+    if let error = outcome.error, !isRepeated {
       Diagnostics.report(error.description, fileID: fileID, line: line)
     }
   }
