@@ -72,6 +72,34 @@ public struct AlertState<Action>: Identifiable {
   }
 }
 
+extension AlertState {
+  /// The alerts of `Action` that `value` is or holds in an enum case's
+  /// payload, an optional or a tuple, three levels down: what a
+  /// ``Presentation`` shows, for ``Presentation/answer(_:fileID:line:)``.
+  static func _alerts(in value: Any) -> [AlertState] {
+    var found: [AlertState] = []
+    collect(value, depth: 0, into: &found)
+    return found
+  }
+
+  private static func collect(_ value: Any, depth: Int, into found: inout [AlertState]) {
+    if let alert = value as? AlertState {
+      found.append(alert)
+      return
+    }
+    guard depth < 3, !(type(of: value) is AnyClass) else { return }
+    let mirror = Mirror(reflecting: value)
+    guard [.enum, .optional, .tuple].contains(mirror.displayStyle) else { return }
+    for child in mirror.children { collect(child.value, depth: depth + 1, into: &found) }
+  }
+
+  /// Whether the alert offers `button`: one of its buttons, or its cancel
+  /// button (which may be the platform's implicit one).
+  func _offers(_ button: ButtonState<Action>) -> Bool {
+    buttons.contains { $0._matches(button) } || cancelButton._matches(button)
+  }
+}
+
 extension AlertState: Equatable where Action: Equatable {}
 extension AlertState: Hashable where Action: Hashable {}
 extension AlertState: Sendable where Action: Sendable {}

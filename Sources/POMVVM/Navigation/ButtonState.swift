@@ -55,6 +55,33 @@ public struct ButtonState<Action>: Identifiable {
   }
 }
 
+extension ButtonState {
+  /// Whether `other` is this button: the same label and role, and no
+  /// action on either or actions that are equal (when `Action` is
+  /// `Equatable` at run time; otherwise any two actions match).
+  func _matches(_ other: ButtonState) -> Bool {
+    guard label == other.label, role == other.role else { return false }
+    switch (action, other.action) {
+    case (nil, nil): return true
+    case (let mine?, let theirs?): return _equalIfEquatable(mine, theirs) ?? true
+    default: return false
+    }
+  }
+}
+
+/// Whether two values are equal, if the first is `Equatable`; `nil` if it
+/// is not.
+private func _equalIfEquatable(_ lhs: Any, _ rhs: Any) -> Bool? {
+  guard let lhs = lhs as? any Equatable else { return nil }
+  return lhs._isEqual(to: rhs)
+}
+
+extension Equatable {
+  fileprivate func _isEqual(to other: Any) -> Bool {
+    (other as? Self) == self
+  }
+}
+
 extension ButtonState: Equatable where Action: Equatable {}
 extension ButtonState: Hashable where Action: Hashable {}
 extension ButtonState: Sendable where Action: Sendable {}
