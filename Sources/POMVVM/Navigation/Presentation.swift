@@ -174,11 +174,15 @@ public final class Presentation<Destination>: ObservableCell {
   /// is that ``AlertState`` (of `Action`), or holds it in an enum case's
   /// payload, an optional or a tuple, and the alert has a button equal to
   /// it (same label and role, and an equal action when `Action` is
-  /// `Equatable`), or it is the alert's ``AlertState/cancelButton``. Any
-  /// other answer gives `nil`, changes nothing and is reported to
-  /// ``Diagnostics``: a second tap on a button of an alert already gone —
-  /// dismissed, or replaced by a follow-up alert, a sheet or a toast —
-  /// never runs its action twice, and never dismisses what replaced it.
+  /// `Equatable`), or it is the alert's ``AlertState/cancelButton``. A
+  /// button taken from an alert (its ``AlertState/buttons``, its cancel
+  /// button) must come from that very alert: an equal button of another
+  /// alert made with ``AlertState/init(title:message:buttons:style:)`` (the
+  /// Cancel of a follow-up alert) does not count. Any other answer gives
+  /// `nil`, changes nothing and is reported to ``Diagnostics``: a second
+  /// tap on a button of an alert already gone — dismissed, or replaced by
+  /// a follow-up alert, a sheet or a toast — never runs its action twice,
+  /// and never dismisses what replaced it.
   ///
   /// - Parameters:
   ///   - button: The button the user chose.

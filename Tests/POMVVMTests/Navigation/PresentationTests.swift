@@ -231,8 +231,9 @@ struct PresentationTests {
     case toast(String)
   }
 
-  private static let deleteAlert = AlertState<Answer>(
-    title: "Delete?", buttons: [.destructive("Delete", action: .delete), .cancel()])
+  private static var deleteAlert: AlertState<Answer> {
+    AlertState(title: "Delete?", buttons: [.destructive("Delete", action: .delete), .cancel()])
+  }
 
   @Test func aStaleSecondTapOnAFollowUpAlertIsRefused() {
     let presentation = Presentation<Shown>()
@@ -263,6 +264,28 @@ struct PresentationTests {
     _ = Diagnostics.capturing { #expect(presentation.answer(alert.buttons[0]) == nil) }
     #expect(presentation.destination == other)
     #expect(presentation.answer(other.buttons[0]) == .undo)
+  }
+
+  @Test func aStaleTapOnTheCancelOfAnAlertReplacedByAnotherWithACancelIsRefused() {
+    let presentation = Presentation<Shown>()
+    let first = Self.deleteAlert
+    let followUp = Self.deleteAlert
+    #expect(first == followUp, "equal values, two alerts")
+    presentation.present(.alert(first))
+    presentation.present(.alert(followUp))
+    _ = Diagnostics.capturing {
+      #expect(presentation.answer(first.cancelButton) == nil)
+      #expect(presentation.answer(first.buttons[0]) == nil)
+    }
+    #expect(presentation.destination == .alert(followUp), "the follow-up stays")
+    #expect(presentation.answer(followUp.buttons[0]) == .delete)
+  }
+
+  @Test func aButtonMadeOnItsOwnIsTakenByItsValue() {
+    let presentation = Presentation<AlertState<Answer>>()
+    presentation.present(Self.deleteAlert)
+    let delete = ButtonState<Answer>("Delete", role: .destructive, action: .delete)
+    #expect(presentation.answer(delete) == .delete)
   }
 
   @Test func aStaleTapWhileAToastOrASheetIsShownIsRefused() {
