@@ -22,11 +22,13 @@ public struct ButtonState<Action>: Identifiable {
   /// The action the parent carries out when the user chooses the button;
   /// `nil` for a button that only dismisses.
   public var action: Action?
-  /// The number of the alert made with this button
-  /// (``AlertState/init(title:message:buttons:style:)``), 0 for a button
-  /// made on its own: it tells a button of the alert shown from an equal
-  /// one of an alert that is gone. Not part of the button's value (`==`,
-  /// `hash(into:)` and its mirror leave it out).
+  /// The number of the alert made with this button; 0 for a button made on
+  /// its own.
+  ///
+  /// It tells a button of the alert shown from an equal one of an alert
+  /// that is gone (``AlertState/init(title:message:buttons:style:)`` sets
+  /// it). Not part of the button's value: `==`, `hash(into:)` and its
+  /// mirror leave it out.
   var _alert: UInt64 = 0
 
   /// Creates a button.
@@ -96,6 +98,7 @@ extension ButtonState: Equatable where Action: Equatable {
   /// - Parameters:
   ///   - lhs: A button.
   ///   - rhs: Another button.
+  /// - Returns: `true` if the label, the role and the action are equal.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.label == rhs.label && lhs.role == rhs.role && lhs.action == rhs.action
   }
