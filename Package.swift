@@ -11,8 +11,14 @@ let package = Package(
     .executable(name: "pomvvm-demo", targets: ["pomvvm-demo"]),
   ],
   targets: [
-    // Internal/README.md states the core's invariants, for contributors.
-    .target(name: "POMVVM", exclude: ["Internal/README.md"]),
+    // The READMEs state the invariants of the core and of each room's
+    // internals, for contributors.
+    .target(
+      name: "POMVVM",
+      exclude: [
+        "Core/README.md", "Arrays/Internal/README.md", "Queries/Internal/README.md",
+        "Lists/Internal/README.md", "Time/Internal/README.md",
+      ]),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
     // The sample's view models and text views, shared by the demo app, the
     // tests and the playgrounds.

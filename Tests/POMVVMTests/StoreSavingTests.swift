@@ -124,6 +124,64 @@ struct StoreSavingTests {
     #expect(store.saveError.value == nil)
   }
 
+  /// A number taken alone and flushed from main-actor code is on disk
+  /// when the flush returns, and the outcome is published, whichever
+  /// thread the main actor runs on.
+  ///
+  /// On Linux the main actor does not keep one thread: under `swift test`
+  /// its jobs run on whichever thread drains the main queue. A flush that
+  /// asked the thread's identity took the path for other threads there,
+  /// which neither submits a number taken alone nor publishes before it
+  /// returns. The rounds await work done off the main actor, so that the
+  /// main actor resumes from another thread's queue; they go on until it
+  /// has changed threads a few times, so the test cannot pass without
+  /// seeing the case it checks.
+  @Test func aNumberTakenAloneIsSavedByFlushWhicheverThreadRunsTheMainActor() async throws {
+    let directory = try Directory()
+    let store = try Store<Note>(contentsOf: directory.file())
+    store.items.append(Note(id: 1, title: "a"))
+    store.flush()
+    var moves = 0
+    var rounds = 0
+    while moves < 5 && rounds < 2_000 {
+      rounds += 1
+      let before = pthread_self()
+      Self.wakeThreadsOfSerialQueues(3)
+      await Task.detached { await Task.yield() }.value
+      if pthread_equal(before, pthread_self()) == 0 { moves += 1 }
+      let number = try #require(store.takeSequenceNumber(atLeast: 100))
+      store.flush()
+      #expect(!store.isSaving, "round \(rounds)")
+      #expect(store.saveError.value == nil)
+      let text = try String(contentsOf: directory.file(), encoding: .utf8)
+      #expect(text.contains("\"nextSequenceNumber\" : \(number + 1)"), "round \(rounds)")
+    }
+    #expect(moves >= 1, "the main actor never changed threads in \(rounds) rounds")
+  }
+
+  /// Runs blocks on `count` serial queues at once, so that `count` threads
+  /// of the pool behind serial queues (and behind the main queue, once
+  /// `dispatch_main()` parked the main thread) are awake, and then idle
+  /// together: the next wake of the main queue is likely to go to one of
+  /// them rather than to the thread that ran the main actor last.
+  nonisolated static func wakeThreadsOfSerialQueues(_ count: Int) {
+    let started = DispatchGroup()
+    let release = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<count {
+      started.enter()
+      done.enter()
+      DispatchQueue(label: "wake \(index)").async {
+        started.leave()
+        release.wait()
+        done.leave()
+      }
+    }
+    started.wait()
+    for _ in 0..<count { release.signal() }
+    done.wait()
+  }
+
   @Test func releasingTheStoreWritesItsLastChanges() throws {
     let directory = try Directory()
     do {

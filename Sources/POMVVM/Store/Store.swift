@@ -5,13 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A model that lives outside any view model: an ``ObservableArray`` that
 /// several view models observe at once, optionally kept in a JSON file.
@@ -32,7 +25,7 @@ import Darwin
 /// array after changes, off the main actor and coalesced: the first change
 /// schedules a save a few milliseconds later, and every change until it
 /// starts is part of it, so a burst of edits is one write and the main
-/// actor never waits for the disk. ``flush()`` writes what is pending and
+/// actor never waits for the disk. ``flush(isolation:)`` writes what is pending and
 /// waits for it; call it before the program exits. A store that is
 /// released flushes too. ``waitUntilSaved()`` suspends until the
 /// background save ends, without forcing it: what a test awaits.
@@ -118,7 +111,7 @@ public final class Store<Element: Identifiable> {
   /// no file).
   ///
   /// Saves run in the background; their outcome is published here, on the
-  /// main actor, once they end — and before ``flush()`` returns on the main
+  /// main actor, once they end — and before ``flush(isolation:)`` returns on the main
   /// actor.
   public let saveError: Observable<StoreError?>
 
@@ -246,7 +239,7 @@ public final class Store<Element: Identifiable> {
   ///
   /// Taking a number writes nothing by itself: the number is saved with the
   /// next change of the elements (the element you add with it), or by
-  /// ``flush()``. So a change that cannot be saved leaves the file exactly
+  /// ``flush(isolation:)``. So a change that cannot be saved leaves the file exactly
   /// as it was, and a number that no saved element ever had needs no
   /// saving.
   ///
@@ -284,28 +277,43 @@ public final class Store<Element: Identifiable> {
   /// It blocks the calling thread for one write at most. Call it where
   /// losing a change would be worse than waiting: before the program
   /// exits, at the end of a batch, in a handler of a terminating signal.
-  /// You may call it from any thread: on the main actor, ``saveError``
-  /// holds the outcome when it returns; elsewhere the outcome reaches
-  /// ``saveError`` on the main actor soon after. A store without a file
-  /// has nothing to flush.
-  nonisolated public func flush() {
+  ///
+  /// Call it as `store.flush()`: `isolation` is the caller's own, which
+  /// decides what it does.
+  /// - From main-actor code, everything taken or changed before the call
+  ///   is on disk when it returns, numbers taken from the sequence alone
+  ///   included, and ``saveError`` holds the outcome. This holds on
+  ///   whichever thread the main actor runs: on Linux that thread changes
+  ///   (under `swift test`, or after `dispatch_main()`), so the store asks
+  ///   the caller's isolation, never the thread's identity.
+  /// - From anywhere else (another actor, a detached task, a signal
+  ///   handler's thread), it writes the changes of the elements made so
+  ///   far, which the save thread already holds, and the outcome reaches
+  ///   ``saveError`` on the main actor soon after. A number taken from the
+  ///   sequence with no change of the elements since is main-actor state
+  ///   that it cannot read: it is saved by the next flush on the main
+  ///   actor, or the next change.
+  ///
+  /// A store without a file has nothing to flush.
+  ///
+  /// - Parameter isolation: The caller's isolation; leave it out.
+  public func flush(isolation: isolated (any Actor)? = #isolation) {
     guard let writer else { return }
-    if isOnMainThread {
-      MainActor.assumeIsolated { submitSequenceIfUnsaved() }
-    }
-    let outcome = writer.flush()
-    if isOnMainThread {
-      MainActor.assumeIsolated { publish(outcome) }
-    } else {
+    guard isolation is MainActor else {
+      let outcome = writer.flush()
       guard outcomes.put(outcome) else { return }
       Task { @MainActor [weak self] in self?.publishWaitingOutcome() }
+      return
     }
+    MainActor.assumeIsolated { submitSequenceIfUnsaved() }
+    let outcome = writer.flush()
+    MainActor.assumeIsolated { publish(outcome) }
   }
 
   /// Waits until every change made so far is saved, or its save failed,
   /// and the outcome is in ``saveError``: until ``isSaving`` is `false`.
   ///
-  /// Unlike ``flush()``, it does not write at once or block the thread: it
+  /// Unlike ``flush(isolation:)``, it does not write at once or block the thread: it
   /// suspends until the background save, coalesced as usual, ends. It
   /// depends on nothing but the store's own save thread and the main
   /// actor, so a test that awaits it needs no deadline or polling:
@@ -370,17 +378,6 @@ public final class Store<Element: Identifiable> {
       Diagnostics.report(error.description, fileID: fileID, line: line)
     }
   }
-
-  #if canImport(Glibc)
-  /// The main thread: a store is created on the main actor.
-  nonisolated private let mainThread = pthread_self()
-
-  nonisolated private var isOnMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
-  #elseif canImport(Darwin)
-  nonisolated private var isOnMainThread: Bool { pthread_main_np() != 0 }
-  #else
-  nonisolated private var isOnMainThread: Bool { false }
-  #endif
 
   /// The elements of a file's contents, checked, and the next number of
   /// its sequence if it keeps one: a store file is a JSON array of elements
