@@ -311,9 +311,29 @@ public final class StackPath<Screen>: ObservableCell {
   /// - Returns: `false`, changing nothing, if the change was refused (see
   ///   "All or nothing" above).
   /// - Complexity: O(*n* + *m*), plus the observers.
+  @inlinable
   @discardableResult
   public func replace(with screens: [Screen]) -> Bool {
-    _replace(with: screens.map { Push($0) }, fileID: #fileID, line: #line) { _, _ in } != nil
+    if _someCancelledKitTaskRuns, _refuses("a replace") { return false }
+    var entries: [Entry] = []
+    entries.reserveCapacity(screens.count)
+    let first = nextID
+    for (offset, screen) in screens.enumerated() {
+      entries.append(Entry(id: ID(rawValue: first + offset), screen: screen))
+    }
+    nextID = first + screens.count
+    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty {
+      _entries = entries
+    } else {
+      let removed = _entries
+      _entries = entries
+      forget(removed[...])
+    }
+    if mayHoldDismissibles {
+      for entry in entries { register(entry) }
+    }
+    deliver()
+    return true
   }
 
   // MARK: - The platform's writes
