@@ -11,10 +11,13 @@ let package = Package(
     .executable(name: "pomvvm-demo", targets: ["pomvvm-demo"]),
   ],
   targets: [
+    // The system's SQLite, for the store's database back end: on Linux,
+    // `apt-get install libsqlite3-dev`; Apple's platforms ship it.
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // The READMEs state the invariants of the core and of each room's
     // internals, for contributors.
     .target(
-      name: "POMVVM",
+      name: "POMVVM", dependencies: ["CSQLite"],
       exclude: [
         "Core/README.md", "Arrays/Internal/README.md", "Queries/Internal/README.md",
         "Lists/Internal/README.md", "Time/Internal/README.md",
