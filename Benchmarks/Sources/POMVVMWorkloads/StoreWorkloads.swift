@@ -36,10 +36,13 @@ package struct ToDoRecord: Identifiable, Codable, Hashable, Sendable {
       due: index % 2 == 0 ? Date(timeIntervalSinceReferenceDate: 8e8 + Double(index) * 3600) : nil)
   }
 
-  /// The edit every store row makes: a new title of the same length.
+  /// The edit every store row makes: a title no edit has written before,
+  /// so that no write is a no-op (SQLite writes nothing for a row
+  /// overwritten with the bytes it holds, and an array publishes no change
+  /// for an equal element).
   func retitled(_ edit: Int) -> ToDoRecord {
     var copy = self
-    copy.title = "To-do \(id): call the plumber \(edit % 10)"
+    copy.title = "To-do \(id): call the plumber, take \(edit)"
     return copy
   }
 }
@@ -57,6 +60,22 @@ package func storeComparisons(sizes: [Int]) -> [StoreComparison] {
     let n = "n = \(grouped(size))"
     rows.append(
       StoreComparison(
+        "store/open, \(n)",
+        figures: [(.wallTime, atLargest ? .ratioAtMost(5) : .none), (.cpuTime, .none)],
+        baselineName: rawSelect, elements: size, maxBatch: 100,
+        kit: { StoreOpen(size: size, kind: .database) }, baseline: { RawOpen(size: size) }))
+    rows.append(
+      StoreComparison(
+        "store/one edit + flush(), \(n)",
+        figures: [
+          (.wallTime, atLargest ? .ratioAtMost(3) : .none), (.cpuTime, .none),
+          (.bytesWritten, .bytesAtMost(16_384)),
+        ],
+        baselineName: rawUpdate, elements: size,
+        kit: { StoreEdits(size: size, kind: .database, perIteration: 1) },
+        baseline: { RawEdits(size: size, perIteration: 1) }))
+    rows.append(
+      StoreComparison(
         "store/open, JSON store, \(n)",
         figures: [(.wallTime, .none), (.cpuTime, .none)], baselineName: rawSelect,
         elements: size, maxBatch: 100,
@@ -68,21 +87,62 @@ package func storeComparisons(sizes: [Int]) -> [StoreComparison] {
         baselineName: rawUpdate, elements: size,
         kit: { StoreEdits(size: size, kind: .json, perIteration: 1) },
         baseline: { RawEdits(size: size, perIteration: 1) }))
-    _ = atLargest
   }
+  let n = "n = \(grouped(largest))"
   rows.append(
     StoreComparison(
-      "store/memory of an open store, JSON store, n = \(grouped(largest))",
+      "store/100 edits, each flushed, \(n)",
+      figures: [
+        (.wallTime, .ratioAtMost(3)), (.cpuTime, .none), (.bytesWritten, .bytesAtMost(1_638_400)),
+      ],
+      baselineName: "100 × " + rawUpdate, elements: largest, maxBatch: 1_000,
+      kit: { StoreEdits(size: largest, kind: .database, perIteration: 100) },
+      baseline: { RawEdits(size: largest, perIteration: 100) }))
+  rows.append(
+    StoreComparison(
+      "store/memory of an open store, \(n)",
+      figures: [(.heapPerElement, .none)], baselineName: "[ToDoRecord] read by " + rawSelect,
+      elements: largest, maxBatch: 1,
+      kit: { StoreKept(size: largest, kind: .database) }, baseline: { RawKept(size: largest) }))
+  rows.append(
+    StoreComparison(
+      "store/memory of an open store, JSON store, \(n)",
       figures: [(.heapPerElement, .none)], baselineName: "[ToDoRecord] read by " + rawSelect,
       elements: largest, maxBatch: 1,
       kit: { StoreKept(size: largest, kind: .json) }, baseline: { RawKept(size: largest) }))
   return rows
 }
 
-/// Rows made of two store rows each: none yet.
+/// The database store against the JSON store, from the store rows of the
+/// same run: the CPU an edit costs each (the "100× less"), its wall
+/// time and what it writes, and the time to open.
 @MainActor
 package func storeRatios(sizes: [Int]) -> [StoreRatio] {
-  []
+  let largest = sizes.max() ?? 0
+  var ratios: [StoreRatio] = []
+  for size in sizes {
+    let n = "n = \(grouped(size))"
+    let edit = "store/one edit + flush(), \(n)"
+    let jsonEdit = "store/one edit + flush(), JSON store, \(n)"
+    for (figure, target) in [
+      (StoreComparison.Figure.cpuTime, size == largest ? Comparison.Target.kitFaster(100) : .none),
+      (.wallTime, .none), (.bytesWritten, .none),
+    ] {
+      ratios.append(
+        StoreRatio(
+          path: "store/one edit + flush(), vs the JSON store, \(n)", figure: figure,
+          target: target, kitRow: edit, baselineRow: jsonEdit,
+          baselineName: "the JSON store's row, Store(contentsOf:)"))
+    }
+    for figure in [StoreComparison.Figure.wallTime, .cpuTime] {
+      ratios.append(
+        StoreRatio(
+          path: "store/open, vs the JSON store, \(n)", figure: figure, target: .none,
+          kitRow: "store/open, \(n)", baselineRow: "store/open, JSON store, \(n)",
+          baselineName: "the JSON store's row, Store(contentsOf:)"))
+    }
+  }
+  return ratios
 }
 
 private let rawSelect = "sqlite3 C API: open, SELECT every row, decode by hand"
@@ -91,6 +151,8 @@ private let rawUpdate =
 
 /// Which store a fixture keeps.
 enum StoreKind {
+  /// `Store(database:)`, a SQLite database.
+  case database
   /// `Store(contentsOf:)`, today's JSON file.
   case json
 }
@@ -149,6 +211,7 @@ enum StoreFiles {
   static func store(_ size: Int, _ kind: StoreKind) -> URL {
     let url: URL
     switch kind {
+    case .database: url = URL(fileURLWithPath: "\(root)/store-\(size).sqlite")
     case .json: url = URL(fileURLWithPath: "\(root)/store-\(size).json")
     }
     if made.insert(url.path).inserted {
@@ -180,6 +243,7 @@ package func removeStoreFiles() {
 private func openStore(_ url: URL, _ kind: StoreKind) -> Store<ToDoRecord> {
   do {
     switch kind {
+    case .database: return try Store<ToDoRecord>(database: url)
     case .json: return try Store<ToDoRecord>(contentsOf: url)
     }
   } catch {
@@ -247,13 +311,23 @@ private func editedIndex(_ edit: Int, size: Int) -> Int {
   edit &* 7_919 % size
 }
 
+/// The number of the next edit of any row: the rows share their files, so
+/// every edit of the run is numbered once, and each writes a new title.
+@MainActor
+private var editCount = 0
+
+@MainActor
+private func nextEdit() -> Int {
+  editCount += 1
+  return editCount
+}
+
 /// Edits one element and flushes, `perIteration` times per iteration.
 @MainActor
 final class StoreEdits: Fixture {
   private let store: Store<ToDoRecord>
   private let size: Int
   private let perIteration: Int
-  private var edits = 0
 
   init(size: Int, kind: StoreKind, perIteration: Int) {
     store = openStore(StoreFiles.store(size, kind), kind)
@@ -263,8 +337,8 @@ final class StoreEdits: Fixture {
 
   func run(_ iterations: Int) {
     for _ in 0..<iterations * perIteration {
-      edits += 1
-      let edited = store.items[editedIndex(edits, size: size)].retitled(edits)
+      let edit = nextEdit()
+      let edited = store.items[editedIndex(edit, size: size)].retitled(edit)
       store.items.update(edited)
       store.flush()
     }
@@ -280,7 +354,6 @@ final class RawEdits: Fixture {
   private let update: RawStatement
   private let records: [ToDoRecord]
   private let perIteration: Int
-  private var edits = 0
 
   init(size: Int, perIteration: Int) {
     let path = StoreFiles.raw(size)
@@ -294,8 +367,8 @@ final class RawEdits: Fixture {
 
   func run(_ iterations: Int) {
     for _ in 0..<iterations * perIteration {
-      edits += 1
-      let edited = records[editedIndex(edits, size: records.count)].retitled(edits)
+      let edit = nextEdit()
+      let edited = records[editedIndex(edit, size: records.count)].retitled(edit)
       update.bind(edited.id, at: 1)
       update.bind(edited.isDone ? 1 : 0, at: 4)
       update.bind(edited.due?.timeIntervalSinceReferenceDate, at: 5)
