@@ -38,6 +38,11 @@ let package = Package(
     .executableTarget(name: "pomvvm-demo", dependencies: ["DemoApp"]),
     // Helpers shared by the test targets: latches, recorders, a seeded generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // A process that keeps a database store, driven by the store's process
+    // tests (several processes on one database, kills, a full disk).
+    .executableTarget(
+      name: "pomvvm-store-process", dependencies: ["POMVVM", "TestSupport"],
+      path: "Tests/StoreProcess"),
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting", "TestSupport"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),
     .testTarget(name: "POMVVMTestingTests", dependencies: ["POMVVMTesting", "MasterDetail"]),

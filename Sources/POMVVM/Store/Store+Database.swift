@@ -102,10 +102,11 @@ extension Store where Element: Codable & Sendable, Element.ID: Codable {
   /// tests).
   convenience init(
     database: URL, saveDelay: DispatchTimeInterval, pollInterval: DispatchTimeInterval,
-    fileID: StaticString, line: UInt
+    busyTimeout: Int32 = _StoreDatabase<Element>.defaultBusyTimeout, fileID: StaticString,
+    line: UInt
   ) throws(StoreError) {
     let (database_, elements, nextSequenceNumber) = try _StoreDatabase<Element>.open(
-      path: database.path)
+      path: database.path, busyTimeout: busyTimeout)
     let writer = _DatabaseWriter(
       database: database_, delay: saveDelay, pollInterval: pollInterval)
     self.init(

@@ -143,6 +143,7 @@ public final class Store<Element: Identifiable> {
   // than the one published last.
   private var changeCount = 0
   private var publishedCount = 0
+  private var publishedAttempt = 0
   // Where the store was created: the culprit of its reports.
   private let fileID: StaticString
   private let line: UInt
@@ -362,8 +363,14 @@ public final class Store<Element: Identifiable> {
   }
 
   private func publish(_ outcome: _SaveOutcome) {
-    guard outcome.generation > publishedCount else { return }
+    // A database store keeps a failed burst and writes it again: that
+    // write's outcome has the same number, and a later attempt.
+    guard
+      outcome.generation > publishedCount
+        || (outcome.generation == publishedCount && outcome.attempt > publishedAttempt)
+    else { return }
     publishedCount = outcome.generation
+    publishedAttempt = outcome.attempt
     if !isSaving {
       // A task in `waitUntilSaved()` may wait for an outcome that a flush
       // published without the mailbox.

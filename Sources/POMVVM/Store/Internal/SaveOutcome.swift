@@ -12,6 +12,15 @@ struct _SaveOutcome: Sendable {
   /// The number of the last change the write held; 0 before any write.
   var generation: Int
   var error: StoreError?
+  /// The number of the write among the writer's writes: a database store
+  /// writes a failed burst again, and the later write's outcome is the
+  /// newer one.
+  var attempt = 0
+
+  /// Whether this outcome is newer than `other`.
+  func isNewer(than other: _SaveOutcome) -> Bool {
+    (generation, attempt) > (other.generation, other.attempt)
+  }
 }
 
 /// The newest save outcome that has not reached the main actor yet, and
@@ -46,7 +55,7 @@ final class _OutcomeMailbox: Sendable {
   func put(_ outcome: _SaveOutcome) -> Bool {
     let (schedules, waiters) = state.withLock { state in
       let wasEmpty = state.newest == nil
-      if (state.newest?.generation ?? -1) < outcome.generation {
+      if state.newest.map(outcome.isNewer(than:)) ?? true {
         state.newest = outcome
       }
       let waiters = state.waiters

@@ -327,9 +327,9 @@ final class _SaveLoop<Burst: _SaveBurst>: @unchecked Sendable {
     }
     guard let (generation, burst) = taken else { return false }
     let (error, failed) = write(burst)
-    last = _SaveOutcome(generation: generation, error: error)
     signal.withLock {
       writes += 1
+      last = _SaveOutcome(generation: generation, error: error, attempt: writes)
       guard var failed, !isClosed else { return }
       // Kept for the next write, before the changes made meanwhile.
       if let newer = pending {

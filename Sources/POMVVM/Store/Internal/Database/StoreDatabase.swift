@@ -86,11 +86,15 @@ where Element.ID: Codable {
   static var reserved: Set<String> {
     ["_pomvvm_id", "_pomvvm_major", "_pomvvm_minor", "_pomvvm_version"]
   }
-  /// How long a write waits for another process's transaction.
-  static var busyTimeout: Int32 { 5_000 }
+  /// How long a write waits for another process's transaction, in
+  /// milliseconds, by default.
+  static var defaultBusyTimeout: Int32 { 5_000 }
 
   let path: String
   let connection: _SQLiteConnection
+  /// How long a write waits for another process's transaction, in
+  /// milliseconds.
+  private(set) var busyTimeout = defaultBusyTimeout
   /// The element columns of the table.
   private var columns: Set<String>
   /// The fields the element type reads or writes: an update sets those it
@@ -123,7 +127,7 @@ where Element.ID: Codable {
   ///
   /// A file that is refused is left byte for byte as it was: nothing is
   /// written until it is known to be a store of these elements.
-  static func open(path: String) throws(StoreError) -> (
+  static func open(path: String, busyTimeout: Int32 = defaultBusyTimeout) throws(StoreError) -> (
     database: _StoreDatabase, elements: [Element], nextSequenceNumber: Int?
   ) {
     var status = stat()
@@ -152,18 +156,21 @@ where Element.ID: Codable {
         path: path, connection: connection, columns: opened.columns,
         knownFields: opened.knownFields, commit: opened.commit)
       database.dataVersion = (try? connection.integerPragma("data_version")) ?? 0
+      database.busyTimeout = busyTimeout
       return (database, opened.elements, opened.nextSequenceNumber)
     } catch let error as StoreError {
       throw error
     } catch let error as _SQLiteError {
-      throw storeError(error, path: path, opening: true)
+      throw storeError(error, path: path, opening: true, busyTimeout: busyTimeout)
     } catch {
       throw StoreError(.unreadable, path: path, reason: "\(error)")
     }
   }
 
   /// The store error for a SQLite error.
-  static func storeError(_ error: _SQLiteError, path: String, opening: Bool) -> StoreError {
+  static func storeError(
+    _ error: _SQLiteError, path: String, opening: Bool, busyTimeout: Int32 = defaultBusyTimeout
+  ) -> StoreError {
     switch error.code {
     case SQLITE_NOTADB:
       return StoreError(.corrupt, path: path, reason: "it is not a SQLite database")
@@ -172,7 +179,8 @@ where Element.ID: Codable {
     case SQLITE_BUSY, SQLITE_LOCKED:
       return StoreError(
         .inUse, path: path,
-        reason: "another process held the database for more than \(busyTimeout / 1000) seconds")
+        reason: "another process kept the database locked for longer than this store waits "
+          + "(\(busyTimeout) ms); the store tries again")
     case SQLITE_READONLY:
       return StoreError(.readOnly, path: path, reason: error.message)
     default:
@@ -216,24 +224,30 @@ where Element.ID: Codable {
     return false
   }
 
+  /// Creates the schema, unless another process did since the check.
   private static func create(_ connection: _SQLiteConnection, path: String) throws {
-    try connection.execute(
-      """
-      BEGIN IMMEDIATE;
-      PRAGMA application_id = \(applicationID);
-      PRAGMA user_version = \(format);
-      CREATE TABLE pomvvm_store (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
-      CREATE TABLE pomvvm_elements (
-        _pomvvm_id UNIQUE NOT NULL, _pomvvm_major INTEGER NOT NULL,
-        _pomvvm_minor BLOB NOT NULL, _pomvvm_version INTEGER NOT NULL);
-      CREATE INDEX pomvvm_elements_order ON pomvvm_elements (_pomvvm_major, _pomvvm_minor);
-      CREATE INDEX pomvvm_elements_version ON pomvvm_elements (_pomvvm_version);
-      CREATE TABLE pomvvm_removed (
-        _pomvvm_id PRIMARY KEY NOT NULL, _pomvvm_version INTEGER NOT NULL);
-      CREATE INDEX pomvvm_removed_version ON pomvvm_removed (_pomvvm_version);
-      INSERT INTO pomvvm_store (key, value) VALUES ('format', \(format)), ('commit', 0);
-      """)
+    try connection.execute("BEGIN IMMEDIATE")
     do {
+      guard try names(connection, "SELECT name FROM sqlite_schema").isEmpty else {
+        try connection.execute("COMMIT")
+        _ = try check(connection, path: path)
+        return
+      }
+      try connection.execute(
+        """
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(format);
+        CREATE TABLE pomvvm_store (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
+        CREATE TABLE pomvvm_elements (
+          _pomvvm_id UNIQUE NOT NULL, _pomvvm_major INTEGER NOT NULL,
+          _pomvvm_minor BLOB NOT NULL, _pomvvm_version INTEGER NOT NULL);
+        CREATE INDEX pomvvm_elements_order ON pomvvm_elements (_pomvvm_major, _pomvvm_minor);
+        CREATE INDEX pomvvm_elements_version ON pomvvm_elements (_pomvvm_version);
+        CREATE TABLE pomvvm_removed (
+          _pomvvm_id PRIMARY KEY NOT NULL, _pomvvm_version INTEGER NOT NULL);
+        CREATE INDEX pomvvm_removed_version ON pomvvm_removed (_pomvvm_version);
+        INSERT INTO pomvvm_store (key, value) VALUES ('format', \(format)), ('commit', 0);
+        """)
       try connection.cached("INSERT INTO pomvvm_store (key, value) VALUES ('elementType', ?)")
         .run([.text(String(describing: Element.self))])
       try connection.execute("COMMIT")
@@ -399,7 +413,7 @@ where Element.ID: Codable {
     do {
       try connection.execute("BEGIN IMMEDIATE")
     } catch {
-      return Self.storeError(error, path: path, opening: false)
+      return Self.storeError(error, path: path, opening: false, busyTimeout: busyTimeout)
     }
     let commit: Int64
     do {
@@ -409,7 +423,8 @@ where Element.ID: Codable {
       try? connection.execute("ROLLBACK")
       switch error {
       case let error as StoreError: return error
-      case let error as _SQLiteError: return Self.storeError(error, path: path, opening: false)
+      case let error as _SQLiteError:
+        return Self.storeError(error, path: path, opening: false, busyTimeout: busyTimeout)
       default: return StoreError(.unwritable, path: path, reason: Self.describe(error))
       }
     }
