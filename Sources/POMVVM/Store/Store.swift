@@ -365,10 +365,11 @@ public final class Store<Element: Identifiable> {
   private func publish(_ outcome: _SaveOutcome) {
     // A database store keeps a failed burst and writes it again: that
     // write's outcome has the same number, and a later attempt.
-    guard
-      outcome.generation > publishedCount
-        || (outcome.generation == publishedCount && outcome.attempt > publishedAttempt)
-    else { return }
+    let isRetry = outcome.generation == publishedCount && outcome.attempt > publishedAttempt
+    guard outcome.generation > publishedCount || isRetry else { return }
+    // A retry that fails as the last attempt did is the same failure: it
+    // was reported once, when it was published first.
+    let isReported = isRetry && outcome.error != nil && outcome.error == saveError.value
     publishedCount = outcome.generation
     publishedAttempt = outcome.attempt
     if !isSaving {
@@ -378,7 +379,7 @@ public final class Store<Element: Identifiable> {
     }
     session?.published(outcome)
     saveError.value = outcome.error
-    if let error = outcome.error {
+    if let error = outcome.error, !isReported {
       Diagnostics.report(error.description, fileID: fileID, line: line)
     }
   }
