@@ -372,6 +372,30 @@ struct ToDoFeatureTests {
     #expect(try contents(of: url) == storeFile([(Int.max, "last"), (1, "ToDo Item 1")]))
   }
 
+  /// A list kept in a database takes in another store's commit by itself,
+  /// without a command or a key, and the terminal wakes to draw it; a list
+  /// kept in memory has nothing to watch.
+  @Test func anotherStoresCommitArrivesInTheListByItself() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.sqlite")
+    let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
+    #expect(feature.watchesForOutsideChanges)
+    #expect(try !ToDoFeature(environment: FeatureEnvironment()).watchesForOutsideChanges)
+    let other = try Store<ToDoItem>(database: url)
+    await withCheckedContinuation { (arrived: CheckedContinuation<Void, Never>) in
+      var waiting: Subscription?
+      waiting = feature.list.store.items.observeChanges { _ in
+        waiting?.cancel()
+        waiting = nil
+        arrived.resume()
+      }
+      other.items.append(ToDoItem(id: 9, title: "from another store"))
+      other.flush()
+    }
+    #expect(feature.lines.contains("  3. from another store"))
+  }
+
   /// Two runs may keep the same database open: what one saves reaches the
   /// other when it next looks.
   @Test func aSecondRunOnTheSameDatabaseSharesIt() async throws {
