@@ -17,10 +17,11 @@ let package = Package(
     // The READMEs state the invariants of the core and of each room's
     // internals, for contributors.
     .target(
-      name: "POMVVM", dependencies: ["CSQLite"],
+      name: "POMVVM",
+      dependencies: ["CSQLite"],
       exclude: [
         "Core/README.md", "Arrays/Internal/README.md", "Queries/Internal/README.md",
-        "Lists/Internal/README.md", "Time/Internal/README.md",
+        "Lists/Internal/README.md", "Time/Internal/README.md", "Store/README.md",
       ]),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
     // The sample's view models and text views, shared by the demo app, the
@@ -41,7 +42,7 @@ let package = Package(
     // A process that keeps a database store, driven by the store's process
     // tests (several processes on one database, kills, a full disk).
     .executableTarget(
-      name: "pomvvm-store-process", dependencies: ["POMVVM", "TestSupport"],
+      name: "pomvvm-store-process", dependencies: ["POMVVM", "TestSupport", "CSQLite"],
       path: "Tests/StoreProcess"),
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting", "TestSupport"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),

@@ -31,6 +31,20 @@ struct StoreDatabaseTests {
     try Store<Item>(database: url).items.elements
   }
 
+  /// The README's example, line for line.
+  @Test func theReadmeExample() async throws {
+    let directory = try Directory()
+    let url = directory.file("items.sqlite")
+    let store = try Store<Item>(database: url)  // created empty if missing
+    store.items.append(Item(id: 1, title: "milk"))  // one row, written soon
+    store.flush()  // durable now
+    let other = try Store<Item>(database: url)  // another process's, say
+    other.items.cell(for: 1, \.title)?.value = "oat milk"
+    other.flush()
+    await store.refresh()  // at once; by itself within a tenth of a second
+    #expect(store.items[id: 1]?.title == "oat milk")
+  }
+
   @Test func aNewDatabaseStartsEmptyAndKeepsWhatIsAppended() throws {
     let directory = try Directory()
     let url = directory.file("items.sqlite")

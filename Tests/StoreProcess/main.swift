@@ -3,6 +3,7 @@
 // standard output.
 //
 //   pomvvm-store-process DATABASE
+//   pomvvm-store-process --bench      (figures of the store; build in release)
 //
 // Commands:
 //   edit ID TITLE          sets the title of the item with that id
@@ -36,6 +37,10 @@ func answer(_ text: String) {
   FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
+if CommandLine.arguments.dropFirst().first == "--bench" {
+  try Bench.run()
+  exit(0)
+}
 guard CommandLine.arguments.count == 2 else {
   FileHandle.standardError.write(Data("usage: pomvvm-store-process DATABASE\n".utf8))
   exit(2)
@@ -67,11 +72,6 @@ while let line = readLine() {
     if let id = Int(words[1]) { _ = store.items.remove(id: id) }
   case "flush":
     store.flush()
-    // After an `await`, top-level code on Linux may go on on another thread
-    // than the one the store was made on: `flush()` then hands its outcome
-    // to the main actor in a task instead of publishing it. Waiting
-    // publishes it.
-    await store.waitUntilSaved()
     answer(store.saveError.value.map { "\($0.kind)" } ?? "saved")
   case "refresh":
     await store.refresh()

@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// A model that lives outside any view model: an ``ObservableArray`` that
-/// several view models observe at once, optionally kept in a JSON file.
+/// several view models observe at once, optionally kept in a JSON file or
+/// a SQLite database.
 ///
 /// A list view model and an editor view model share a store; every change
 /// either makes reaches the other through the array's change sets — no
@@ -21,7 +22,13 @@ import Foundation
 ///
 /// ## Persistence
 ///
-/// A persistent store loads its file when it is created and saves the whole
+/// A store has two back ends with this one surface: a JSON file
+/// (``init(contentsOf:fileID:line:)``), described here, and a SQLite
+/// database (``init(database:fileID:line:)``), which saves each burst as
+/// the rows it changed and shares the store with other processes; see
+/// <doc:KeepingTheStoreInADatabase>.
+///
+/// A store kept in a JSON file loads its file when it is created and saves the whole
 /// array after changes, off the main actor and coalesced: the first change
 /// schedules a save a few milliseconds later, and every change until it
 /// starts is part of it, so a burst of edits is one write and the main
