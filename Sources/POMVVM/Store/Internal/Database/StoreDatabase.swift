@@ -643,6 +643,13 @@ where Element.ID: Codable {
   /// for new fields.
   private func fields(of element: Element) throws -> [(name: String, value: _SQLValue)] {
     let fields = try _RowEncoder.columns(of: element)
+    if fields.contains(where: { !columns.contains($0.name) }) {
+      // Another connection may have added the column since this one read the
+      // schema: read it again, inside this write transaction, before adding.
+      columns = try Self.names(
+        connection, "SELECT name FROM pragma_table_info('pomvvm_elements')"
+      ).subtracting(Self.reserved)
+    }
     for (name, _) in fields where !columns.contains(name) {
       if Self.reserved.contains(name) {
         throw StoreError(
