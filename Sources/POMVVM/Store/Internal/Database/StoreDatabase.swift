@@ -242,7 +242,6 @@ where Element.ID: Codable {
           _pomvvm_id UNIQUE NOT NULL, _pomvvm_major INTEGER NOT NULL,
           _pomvvm_minor BLOB NOT NULL, _pomvvm_version INTEGER NOT NULL);
         CREATE INDEX pomvvm_elements_order ON pomvvm_elements (_pomvvm_major, _pomvvm_minor);
-        CREATE INDEX pomvvm_elements_version ON pomvvm_elements (_pomvvm_version);
         CREATE TABLE pomvvm_removed (
           _pomvvm_id PRIMARY KEY NOT NULL, _pomvvm_version INTEGER NOT NULL);
         CREATE INDEX pomvvm_removed_version ON pomvvm_removed (_pomvvm_version);
