@@ -15,8 +15,8 @@ import Testing
 ///
 /// ## Semantics
 ///
-/// - ``now`` starts at zero and moves only in ``advance(by:fileID:line:)``,
-///   ``advance(to:fileID:line:)`` and ``run(maxWakeUps:fileID:filePath:line:column:)``: no
+/// - ``now`` starts at zero and moves only in ``advance(by:fileID:filePath:line:column:)``,
+///   ``advance(to:fileID:filePath:line:column:)`` and ``run(maxWakeUps:fileID:filePath:line:column:)``: no
 ///   sleeper ever wakes without one.
 /// - A sleep until ``now`` or earlier returns at once; a later one waits.
 /// - `advance` first lets the work that is ready run until it blocks (the
@@ -44,16 +44,22 @@ import Testing
 /// test counts. A task that a clock or another operation of the kit's made
 /// before this clock existed is not counted: make the clock first.
 ///
+/// A child task of one of the kit's tasks (a task group's child, an
+/// `async let`) counts with it: a timeout race whose timer child sleeps on
+/// the clock while the other child still works off the main actor is not
+/// settled until that work is done.
+///
 /// A task that awaits something other than a clock — a continuation, a
 /// stream the test feeds after the advance, a `ContinuousClock` — does not
 /// settle by itself, and the advance would wait forever. So the advance
 /// waits for as long as the kit's tasks make progress, and stops waiting
-/// for the tasks that made none during a long series of rounds of yields
-/// (each to the main actor and to the global executor, so a loaded machine
-/// slows the rounds down with the tasks), reporting them once, by name,
-/// through `Diagnostics`: advance *after* feeding what they wait for.
-/// Work that the kit did not start (a `Task` of the test's own) gets
-/// ``init(settleRounds:)`` rounds of yields, like swift-clocks' `megaYield`.
+/// for the tasks that made none for the clock's `patience` (five seconds by
+/// default: elapsed time, so a task that is only slow on a loaded machine
+/// is waited for), naming them in a test failure at the line of the
+/// advance (and through `Diagnostics`): advance *after* feeding what they
+/// wait for. Work that the kit did not start (a `Task` of the test's own)
+/// gets ``init(settleRounds:patience:)`` rounds of yields, like
+/// swift-clocks' `megaYield`.
 public final class ManualClock: Clock, Sendable, _SleepReportingClock {
   /// An instant of a manual clock: the time since it started.
   public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
@@ -114,15 +120,22 @@ public final class ManualClock: Clock, Sendable, _SleepReportingClock {
   }
 
   private let time: _ManualTime
+  private let patience: Duration
 
   /// Creates a clock at instant zero with nobody sleeping.
   ///
-  /// - Parameter settleRounds: How many rounds of yields (to the main actor
-  ///   and to the global executor) an advance makes to let ready work run
-  ///   until it blocks; raise it for work that hops between many actors.
-  public init(settleRounds: Int = 20) {
+  /// - Parameters:
+  ///   - settleRounds: How many rounds of yields (to the main actor and to
+  ///     the global executor) an advance makes to let ready work run until
+  ///     it blocks; raise it for work that hops between many actors.
+  ///   - patience: How long an advance waits while none of the kit's tasks
+  ///     starts, ends, sleeps, wakes or runs, before it fails the test,
+  ///     naming the tasks that do not settle, and stops waiting for them;
+  ///     five seconds by default.
+  public init(settleRounds: Int = 20, patience: Duration = .seconds(5)) {
     _installTestScope()
-    time = _ManualTime(settleRounds: settleRounds)
+    time = _ManualTime(settleRounds: settleRounds, patience: patience)
+    self.patience = patience
   }
 
   /// The current instant; it moves only when the clock is advanced.
@@ -155,36 +168,56 @@ public final class ManualClock: Clock, Sendable, _SleepReportingClock {
   /// is reached, in deadline order; returns with the state settled: every
   /// task the kit started in this test has finished or sleeps on a clock.
   ///
+  /// A task of the kit that makes no progress for the clock's `patience`
+  /// fails the test, by name, and is no longer waited for.
+  ///
   /// - Parameters:
   ///   - duration: How far to move; not negative.
   ///   - fileID: Where a task that does not settle is reported; the
   ///     caller's file.
+  ///   - filePath: Where a task that does not settle is reported; the
+  ///     caller's file.
   ///   - line: Where a task that does not settle is reported; the caller's
   ///     line.
+  ///   - column: Where a task that does not settle is reported; the
+  ///     caller's column.
   @MainActor
   public func advance(
-    by duration: Duration = .zero, fileID: StaticString = #fileID, line: UInt = #line
+    by duration: Duration = .zero, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async {
-    await advance(to: now.advanced(by: duration), fileID: fileID, line: line)
+    await advance(
+      to: now.advanced(by: duration), fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   /// Moves time forward to `deadline`, waking every sleeper whose deadline
   /// is reached, in deadline order; returns with the state settled: every
   /// task the kit started in this test has finished or sleeps on a clock.
   ///
-  /// An instant earlier than ``now`` only settles ready work.
+  /// An instant earlier than ``now`` only settles ready work. A task of the
+  /// kit that makes no progress for the clock's `patience` fails the test,
+  /// by name, and is no longer waited for.
   ///
   /// - Parameters:
   ///   - deadline: The instant to move to.
   ///   - fileID: Where a task that does not settle is reported; the
   ///     caller's file.
+  ///   - filePath: Where a task that does not settle is reported; the
+  ///     caller's file.
   ///   - line: Where a task that does not settle is reported; the caller's
   ///     line.
+  ///   - column: Where a task that does not settle is reported; the
+  ///     caller's column.
   @MainActor
   public func advance(
-    to deadline: Instant, fileID: StaticString = #fileID, line: UInt = #line
+    to deadline: Instant, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
   ) async {
-    await time.wake(until: deadline.offset, fileID: fileID, line: line)
+    let advance = await time.wake(until: deadline.offset, fileID: fileID, line: line)
+    reportGivenUp(
+      advance.givenUp,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Advances until nobody sleeps, waking sleepers in deadline order,
@@ -206,7 +239,8 @@ public final class ManualClock: Clock, Sendable, _SleepReportingClock {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async {
-    await time.settle(fileID: fileID, line: line)
+    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportGivenUp(await time.settle(fileID: fileID, line: line), at: location)
     var wakeUps = 0
     while let next = time.nextDeadline {
       guard wakeUps < maxWakeUps else {
@@ -214,12 +248,27 @@ public final class ManualClock: Clock, Sendable, _SleepReportingClock {
         recordFailure(
           "ManualClock.run() stopped after \(maxWakeUps) wake-ups, at \(now): sleepers keep "
             + "scheduling sleepers. Still sleeping:\n" + still,
-          at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+          at: location)
         return
       }
-      wakeUps += await time.wake(
+      let advance = await time.wake(
         until: next, limit: maxWakeUps - wakeUps, fileID: fileID, line: line)
+      wakeUps += advance.woken
+      reportGivenUp(advance.givenUp, at: location)
     }
+  }
+
+  /// Fails the test for the kit's tasks an advance stopped waiting for.
+  private func reportGivenUp(_ names: [String], at location: CallerLocation) {
+    guard !names.isEmpty else { return }
+    let count = names.count
+    recordFailure(
+      "ManualClock did not wait for \(count) task\(count == 1 ? "" : "s") of the kit that "
+        + "neither finished nor slept on a clock, and made no progress for \(_shortDuration(patience)): "
+        + names.joined(separator: ", ") + ". A task that awaits something else (a "
+        + "continuation, a stream the test feeds later, a real clock) settles only once it "
+        + "is fed: feed it before the advance, or inject the clock being advanced",
+      at: location)
   }
 }
 

@@ -285,7 +285,7 @@ public struct StateExpectations<Root> {
   /// the value `predicate` sees, not changes of their own.
   ///
   /// ```swift
-  /// $0.added(\.path[1].detail) { detail in
+  /// $0.added(\.path[1]?.detail) { detail in
   ///   detail.title.value == "Milk" && detail.alert.value == nil
   /// }
   /// ```
@@ -316,7 +316,11 @@ public struct StateExpectations<Root> {
 
   /// Expects the view model (or cell) at `keyPath` to have appeared during
   /// the step, holding the same state as `expected`: every cell, array and
-  /// query found in both, by path, with equal values.
+  /// query found in both, by path, with equal values, and every other
+  /// stored property of both and of the view models below them (a draft's
+  /// id, a plain `var count`), compared whole, at any depth. (An object in
+  /// such a property is compared by its type, and followed by its own path
+  /// if it is a view model.)
   ///
   /// ```swift
   /// $0.added(\.sheet, like: FormViewModel(title: "New item"))

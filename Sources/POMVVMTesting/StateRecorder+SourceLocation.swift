@@ -81,5 +81,16 @@ extension StateRecorder {
   public func finish(sourceLocation: SourceLocation) {
     finish(at: CallerLocation(sourceLocation))
   }
+
+  /// Waits for the operations that were cancelled to return, for at most
+  /// `timeout`, then ends the recording, reporting failures at a location
+  /// a test helper passes through.
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest to wait for the cancelled operations.
+  ///   - sourceLocation: Where failures are reported.
+  public func finish(timeout: Duration, sourceLocation: SourceLocation) async {
+    await finish(timeout: timeout, at: CallerLocation(sourceLocation))
+  }
 }
 #endif

@@ -49,10 +49,15 @@
 /// that value), and the step must expect it with
 /// ``StateExpectations/added(_:where:)-(KeyPath<Root,Model>,_)`` or
 /// ``StateExpectations/added(_:like:)-(KeyPath<Root,Model>,_)``; it is
-/// followed from then on. State that the action made unreachable — a
+/// followed from then on. An event that new state sends in the step that
+/// made it reachable (a presented form that submits at once) is recorded,
+/// and expected with `sent` like any other; one sent before anything made
+/// it reachable (in its initializer) is not. State that the action made unreachable — a
 /// dismissed sheet, a deleted row — is no longer followed; a change it made
 /// before it left is still reported, under the path it had, and a step can
-/// expect it by that path (`$0.changed(\.sheet?.title, to: "Saved")`).
+/// expect it by that path (`$0.changed(\.sheet?.title, to: "Saved")`), also
+/// through the kit's computed navigation (`\.sheet.destination?.title`,
+/// `\.path[1]?.detail?.title`, `\.path[id: id]?.detail?.title`).
 ///
 /// ## Nothing is skipped silently
 ///
@@ -111,6 +116,13 @@ public final class StateRecorder<Root> {
   /// The cells, arrays and streams that appeared during the current step
   /// (or since the previous one), alone or inside a new view model.
   private var appearedStates = Set<ObjectIdentifier>()
+  /// The cells, arrays and streams followed as soon as a change made them
+  /// reachable, before the search that ends the step (or begins the next)
+  /// reports them as added: so that an event a new screen sends in the
+  /// same step is recorded.
+  private var earlyStates = Set<ObjectIdentifier>()
+  /// Whether a search for new state runs (a change it causes starts none).
+  private var isSearchingEarly = false
   /// The paths the test excludes on purpose.
   private let ignored: [IgnoredPath]
   /// The blind spots already reported, each once.
@@ -299,6 +311,11 @@ public final class StateRecorder<Root> {
   /// ``ManualClock`` far enough, or await the effects, before `finish()`. The
   /// operations are cancelled after they are reported.
   ///
+  /// An operation that the last step cancelled has usually not returned
+  /// yet when this runs, and so fails here; in an `async` test, call
+  /// ``finish(timeout:fileID:filePath:line:column:)`` instead, which waits
+  /// for it first.
+  ///
   /// Call it at the end of a test whose effects may outlive its last step.
   /// After it, the recorder observes nothing and ``perform(_:expecting:fileID:filePath:line:column:)-52utz``
   /// reports a misuse.
@@ -315,6 +332,70 @@ public final class StateRecorder<Root> {
     column: UInt = #column
   ) {
     finish(at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits for the operations that were cancelled to return, for at most
+  /// `timeout`, then ends the recording as
+  /// ``finish(fileID:filePath:line:column:)`` does.
+  ///
+  /// A cancelled operation of an `Effects`, a replaced request of a
+  /// `Load` or a feedback of a `StateMachine` that left its state still
+  /// runs until it next checks its cancellation: one that the last step
+  /// cancelled has usually not returned when the step ends, though it is
+  /// about to. As TCA's `await store.finish()` waits for effects, this
+  /// waits until each of them has returned (letting the main actor and the
+  /// global executor run), or `timeout` passes; what has not returned by
+  /// then fails, marked `cancelled, not returned`. Work that was not
+  /// cancelled (an effect asleep on a ``ManualClock``) is not waited for: it
+  /// fails at once, as in the synchronous `finish()`.
+  ///
+  /// ```swift
+  /// await recorder.perform { screen.close() }   // cancels the "tick" timer
+  /// await recorder.finish(timeout: .seconds(1))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest to wait for the cancelled operations.
+  ///   - fileID: Where failures are reported; the caller's file.
+  ///   - filePath: Where failures are reported; the caller's file.
+  ///   - line: Where failures are reported; the caller's line.
+  ///   - column: Where failures are reported; the caller's column.
+  public func finish(
+    timeout: Duration,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await finish(
+      timeout: timeout,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits up to `timeout` for the cancelled operations, then ends the
+  /// recording, reporting at `location`.
+  func finish(timeout: Duration, at location: CallerLocation) async {
+    guard !isFinished else { return }
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: max(.zero, timeout))
+    while Self.hasCancelledWork(in: root), clock.now < deadline {
+      await Task.yield()
+      await Self.yieldOffMainActor()
+    }
+    finish(at: location)
+  }
+
+  /// Whether work that was cancelled in `root` has not returned yet.
+  private static func hasCancelledWork(in root: Root) -> Bool {
+    let work = BindingGraph._pendingWork(in: [root])
+    return (work.effects + work.loads + work.feedbacks).contains {
+      $0.contains(", cancelled, not returned")
+    }
+  }
+
+  /// Hops to the global executor, yields there, and comes back.
+  nonisolated private static func yieldOffMainActor() async {
+    await Task.yield()
   }
 
   /// Ends the recording, reporting late changes at `location`.
@@ -426,6 +507,11 @@ public final class StateRecorder<Root> {
       // and a new object took its address.
       if let state = states[piece.identity], state.object != nil {
         state.path = piece.path
+        // Followed since a change made it reachable: new all the same.
+        if earlyStates.remove(piece.identity) != nil, appearance != nil {
+          newStates.append(piece)
+          appearedStates.insert(piece.identity)
+        }
         continue
       }
       // New, or a new object at the address of one that was released.
@@ -438,6 +524,7 @@ public final class StateRecorder<Root> {
       }
     }
     for (identity, state) in states where !reachable.contains(identity) {
+      earlyStates.remove(identity)
       state.subscription?.cancel()
       states[identity] = nil
       removedPaths[state.path] = identity
@@ -477,8 +564,62 @@ public final class StateRecorder<Root> {
         + "purpose):\n" + fresh.joined(separator: "\n"), at: location)
   }
 
+  /// Follows, at once, the state a change made reachable (a pushed
+  /// screen's cells and streams), if the new value holds an object.
+  ///
+  /// The search that ends the step would find it too, but an event the
+  /// new state sends before then would be lost: a stream has no value to
+  /// read later.
+  private func followNewState(after value: Any) {
+    guard !isFinished, !isSearchingEarly, Self.holdsObject(value) else { return }
+    isSearchingEarly = true
+    defer { isSearchingEarly = false }
+    let ignored = ignored
+    let search = BindingGraph._stateSearch(
+      in: [root],
+      ignoring: ignored.isEmpty ? nil : { path in ignored.contains { $0.matches(path) } })
+    for piece in search.states where states[piece.identity]?.object == nil {
+      states[piece.identity]?.subscription?.cancel()
+      states[piece.identity] = RecordedState(
+        piece, record: { [weak self] in self?.record($0, $1) })
+      if states[piece.identity] != nil { earlyStates.insert(piece.identity) }
+    }
+  }
+
+  /// Whether `value` holds an object anywhere.
+  ///
+  /// Such a value may bring new state with it. The walk stops at the first
+  /// object.
+  private static func holdsObject(_ value: Any) -> Bool {
+    var work: [Any] = [(value as? any _RecordedArrayChange)?._newElements ?? value]
+    while let next = work.popLast() {
+      if type(of: next) is AnyClass { return true }
+      if isPlainData(type(of: next)) || next is String || next is Substring { continue }
+      let mirror = Mirror(reflecting: next)
+      guard mirror.displayStyle != nil else { continue }
+      for child in mirror.children { work.append(child.value) }
+    }
+    return false
+  }
+
+  /// Whether a type holds plain data only: no references.
+  private static func isPlainData(_ type: Any.Type) -> Bool {
+    func isPOD<T>(_: T.Type) -> Bool { _isPOD(T.self) }
+    return isPOD(type)
+  }
+
   private func record(_ identity: ObjectIdentifier, _ value: Any) {
     guard let state = states[identity] else { return }
+    if state.kind != .events {
+      followNewState(after: value)
+      // State that appeared since the last search: its value at the end of
+      // the step is what is reported, not the changes that led there.
+      if earlyStates.contains(identity) {
+        state.current =
+          state.kind == .array ? (value as? any _RecordedArrayChange)?._newElements ?? value : value
+        return
+      }
+    }
     let kind: RecordedChange.Kind
     switch state.kind {
     case .cell:
@@ -596,10 +737,20 @@ public final class StateRecorder<Root> {
         } else {
           identity = found
         }
-      } else if let path = recorderPath(of: item.keyPath), let removed = removedPaths[path] {
+      } else if object == nil, let removed = removedState(matching: item, changesOf) {
         // State this step removed: its last changes were recorded under
         // the path it had.
-        identity = removed
+        switch removed {
+        case .found(let removed):
+          identity = removed
+        case .ambiguous(let paths):
+          problems.append(
+            "Expected a change of \(name(of: item)), which is nil after the action; it names "
+              + "more than one piece of state this step removed, each of which changed as "
+              + "expected (\(paths.joined(separator: ", "))): expect each by a key path that "
+              + "tells them apart")
+          continue
+        }
       } else if object == nil {
         problems.append(
           "Expected a change of \(name(of: item)), which is nil after the action "
@@ -747,21 +898,95 @@ public final class StateRecorder<Root> {
     return lines.joined(separator: "\n")
   }
 
-  /// The path the recorder gives the state a key path names, when the key
-  /// path is made of stored properties and optional chains only
-  /// (`\Host.sheet?.title` is `sheet.title`); `nil` when it goes through a
-  /// subscript or a computed property, whose names key paths do not keep.
-  private func recorderPath(of keyPath: AnyKeyPath) -> String? {
+  /// What a key path that ends in `nil` after the action names among the
+  /// state this step removed.
+  private enum RemovedMatch {
+    case found(ObjectIdentifier)
+    /// More than one removed piece matches and changed as expected.
+    case ambiguous([String])
+  }
+
+  /// The state this step removed that `item`'s key path named before the
+  /// action, found by the path it had; `nil` when none matches.
+  ///
+  /// A key path keeps the names of stored properties but not those of
+  /// computed ones, nor subscripts' arguments (`\Host.sheet.destination?.title`
+  /// prints as `sheet.<computed … (Optional<Form>)>?.title`). Each computed
+  /// step stands for one step of the recorder's path — a presentation's
+  /// `destination`, a stack's `[1]`, a cell's `value`, an enum's case — so
+  /// the pattern `sheet.*.title` finds `sheet.destination.title`. When it
+  /// finds several (two screens popped, `path.*.title`), the one whose
+  /// changes the expectation accepts is taken; if several are, the match is
+  /// ambiguous.
+  private func removedState(
+    matching item: StateExpectations<Root>.Item,
+    _ changesOf: [ObjectIdentifier: [RecordedChange]]
+  ) -> RemovedMatch? {
+    guard !removedPaths.isEmpty, let pattern = keyPathPattern(of: item.keyPath) else {
+      return nil
+    }
+    let candidates = removedPaths.filter { path, _ in
+      let tokens = IgnoredPath.tokens(of: path)
+      return tokens.count == pattern.count
+        && zip(pattern, tokens).allSatisfy { step, token in step == nil || step == token }
+    }.sorted { $0.key < $1.key }
+    guard let first = candidates.first else { return nil }
+    guard candidates.count > 1 else { return .found(first.value) }
+    let accepting = candidates.filter { _, identity in
+      changesOf[identity]?.contains { item.matches($0.kind) } ?? false
+    }
+    if accepting.count == 1 { return .found(accepting[0].value) }
+    if accepting.count > 1 { return .ambiguous(accepting.map(\.key)) }
+    let changed = candidates.filter { changesOf[$0.value] != nil }
+    return .found((changed.first ?? first).value)
+  }
+
+  /// The steps of a key path from the root, as the recorder names them:
+  /// a stored property by its name, a computed property or a subscript as
+  /// `nil` (any one step); `nil` when the key path does not start at
+  /// `Root` as printed.
+  ///
+  /// `\Host.path.<computed 0x… (Optional<Screen>)>?.detail` gives `path`,
+  /// `nil`, `detail`.
+  private func keyPathPattern(of keyPath: AnyKeyPath) -> [Substring?]? {
     let written = "\(keyPath)"
-    guard !written.contains("<computed") else { return nil }
     let prefixes = [
       "\\\(Root.self).", "\\\(_typeName(Root.self, qualified: false)).",
       "\\\(_typeName(Root.self, qualified: true)).",
     ]
-    for prefix in prefixes where written.hasPrefix(prefix) {
-      return String(written.dropFirst(prefix.count).filter { $0 != "?" && $0 != "!" })
+    guard let prefix = prefixes.first(where: { written.hasPrefix($0) }) else { return nil }
+    let body = written.dropFirst(prefix.count)
+    var steps: [Substring?] = []
+    var index = body.startIndex
+    while index < body.endIndex {
+      if body[index...].hasPrefix("<computed") {
+        // Up to the `>` that closes it: the type inside has brackets too.
+        var depth = 0
+        while index < body.endIndex {
+          if body[index] == "<" { depth += 1 }
+          if body[index] == ">" {
+            depth -= 1
+            if depth == 0 { break }
+          }
+          index = body.index(after: index)
+        }
+        guard index < body.endIndex else { return nil }
+        index = body.index(after: index)
+        steps.append(nil)
+      } else {
+        let start = index
+        while index < body.endIndex, !".?!".contains(body[index]) {
+          index = body.index(after: index)
+        }
+        guard start < index else { return nil }
+        steps.append(body[start..<index])
+      }
+      while index < body.endIndex, "?!".contains(body[index]) { index = body.index(after: index) }
+      guard index < body.endIndex else { break }
+      guard body[index] == "." else { return nil }
+      index = body.index(after: index)
     }
-    return nil
+    return steps
   }
 
   /// An expectation's key path as written, or, for a computed property

@@ -214,19 +214,23 @@ struct ManualClockTests {
   }
 
   @Test func anAdvanceGivesUpOnAKitTaskBlockedOnSomethingElseAndSaysSo() async {
-    let clock = ManualClock()
+    let clock = ManualClock(patience: .milliseconds(50))
     let effects = Effects()
     let gate = AsyncStream<Void>.makeStream()
     effects.run(id: "blocked", fileID: "App/Screen.swift", line: 9) {
       for await _ in gate.stream {}
     }
-    let reports = await Diagnostics.capturing {
-      await clock.advance(by: .seconds(1))
+    var reports: [String] = []
+    // The test fails too (ManualClock+ChildTaskTests.swift checks how).
+    _ = await recordedFailuresAwaiting {
+      reports = await Diagnostics.capturing {
+        await clock.advance(by: .seconds(1))
+      }
     }
     #expect(reports.count == 1)
     #expect(
       reports.first?.hasPrefix(
-        #"advancing the clock did not wait for 1 task of the kit that neither finished nor slept on a clock after 1000 rounds with no progress: effect "blocked" (started at Screen.swift:9)"#
+        #"advancing the clock did not wait for 1 task of the kit that neither finished nor slept on a clock after 50ms with no progress: effect "blocked" (started at Screen.swift:9)"#
       ) == true)
     gate.continuation.finish()
     await effects.waitUntilIdle()

@@ -271,6 +271,7 @@ struct StateRecorderReachTests {
         StateRecorder found 1 problem in this step:
         Unexpected new state at stack.screens[1].detail (DetailModel):
             alert: nil
+            sheet: nil
             title: "Milk"
         """
       ])
@@ -294,6 +295,7 @@ struct StateRecorderReachTests {
         The new state at stack.screens[1].detail (DetailModel) does not satisfy the expectation; \
         it is:
             alert: "Out of stock"
+            sheet: nil
             title: "Milk"
         """
       ])
@@ -317,7 +319,7 @@ struct StateRecorderReachTests {
         Wrong new state at stack.screens[1].detail (DetailModel) (- expected, + actual):
           - alert: nil
           + alert: "Out of stock"
-            … (1 unchanged)
+            … (2 unchanged)
         """
       ])
     recorder.perform {

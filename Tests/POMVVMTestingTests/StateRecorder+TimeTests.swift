@@ -197,4 +197,101 @@ struct StateRecorderTimeTests {
     gate.continuation.finish()
     await list.effects.waitUntilIdle()
   }
+
+  // MARK: - Waiting for cancelled work (issue 49, item 13)
+
+  /// An operation that, once cancelled, still hops off the main actor a
+  /// few times before it returns: a request whose service ignores the
+  /// cancellation.
+  nonisolated private static func hops(_ count: Int) async {
+    for _ in 0..<count { await Task.yield() }
+  }
+
+  @Test func theAsyncFinishWaitsForAnOperationTheLastStepCancelled() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    recorder.perform {
+      list.effects.run(id: "save") {
+        await Self.hops(50)
+      }
+      list.effects.cancelAll()
+    }
+    // The timeout only bounds a failure: the wait ends when the operation
+    // returns.
+    await recorder.finish(timeout: .seconds(600))
+    #expect(list.effects._runningDescriptions.isEmpty)
+  }
+
+  @Test func theSynchronousFinishFailsOnTheSameOperation() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    recorder.perform {
+      list.effects.run(id: "save", fileID: "ToDo/TodosViewModel.swift", line: 80) {
+        await Self.hops(50)
+      }
+      list.effects.cancelAll()
+    }
+    let failures = recordedFailures { recorder.finish() }
+    #expect(
+      failures.map(\.message) == [
+        #"1 effect still running: "save" (started at TodosViewModel.swift:80, cancelled, not returned)"#
+      ])
+    await list.effects.waitUntilIdle()
+  }
+
+  @Test func theAsyncFinishStopsWaitingAfterItsTimeoutAndFails() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    let gate = AsyncStream<Void>.makeStream()
+    recorder.perform {
+      list.effects.run(id: "stuck", fileID: "ToDo/TodosViewModel.swift", line: 90) {
+        // Ignores its cancellation until the test opens the gate.
+        await Task { for await _ in gate.stream {} }.value
+      }
+      list.effects.cancelAll()
+    }
+    let failures = await recordedFailuresAwaiting {
+      await recorder.finish(timeout: .milliseconds(20))
+    }
+    #expect(
+      failures.map(\.message) == [
+        #"1 effect still running: "stuck" (started at TodosViewModel.swift:90, cancelled, not returned)"#
+      ])
+    gate.continuation.finish()
+    await list.effects.waitUntilIdle()
+  }
+
+  @Test func theAsyncFinishDoesNotWaitForWorkThatWasNotCancelled() async {
+    let clock = ManualClock()
+    let list = SortingList(clock: clock)
+    let recorder = StateRecorder(of: list)
+    recorder.perform { list.toggle() }
+    let started = ContinuousClock().now
+    let failures = await recordedFailuresAwaiting {
+      await recorder.finish(timeout: .seconds(600))
+    }
+    #expect(ContinuousClock().now - started < .seconds(300), "it waited for the sleeping sort")
+    #expect(
+      failures.map(\.message) == [
+        #"1 effect still running: "sort" (started at TodosViewModel.swift:48)"#
+      ])
+  }
+
+  @Test func bothFinishesCompileWhereTheyAreCalled() async {
+    // In an async context, `finish()` without `await` is the synchronous
+    // one, as before; the waiting one is named by its `timeout:`.
+    let first = StateRecorder(of: SortingList(clock: ManualClock()))
+    first.finish()
+    let second = StateRecorder(of: SortingList(clock: ManualClock()))
+    await second.finish(timeout: .seconds(1))
+    let third = StateRecorder(of: SortingList(clock: ManualClock()))
+    Self.finishSynchronously(third)
+  }
+
+  private static func finishSynchronously(_ recorder: StateRecorder<SortingList>) {
+    recorder.finish()
+  }
 }

@@ -19,6 +19,23 @@ private final class CounterViewModel: ViewModel {
 /// their text can be compared.
 final class StateRecorderXCTests: CapturingTestCase {
   @MainActor
+  func testBothFinishesCompileAndPassUnderXCTest() async {
+    // In an async test, `finish()` without `await` is the synchronous one;
+    // the one that waits for cancelled work is named by its `timeout:`.
+    let first = StateRecorder(of: CounterViewModel())
+    first.finish()
+    let second = StateRecorder(of: CounterViewModel())
+    await second.finish(timeout: .seconds(1))
+    isCapturing = true
+    let third = StateRecorder(of: CounterViewModel())
+    third.perform { third.root.count.value = 1 }
+    let line = #line + 1
+    await third.finish(timeout: .seconds(1))
+    isCapturing = false
+    XCTAssertEqual(captured.map(\.line), [line - 2])
+  }
+
+  @MainActor
   func testAnUnassertedChangeFailsAtTheLineOfPerform() async {
     let counter = CounterViewModel()
     let recorder = StateRecorder(of: counter)

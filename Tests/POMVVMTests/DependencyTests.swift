@@ -79,6 +79,49 @@ private final class DebouncedSearch {
   }
 }
 
+/// A form that a list makes when a button is tapped.
+@MainActor
+private final class Form {
+  @Dependency(\.uuid) var uuid
+  let id: UUID
+
+  init() {
+    @Dependency(\.uuid) var uuid
+    id = uuid()
+  }
+}
+
+/// A list that makes its forms later, outside the scope it was made in.
+@MainActor
+private final class FormList {
+  @Dependency(\.date) var date
+  let effects = Effects()
+  let load = Load<UUID>()
+  var forms: [Form] = []
+
+  /// A tap on "Add": the form is made with the list's dependencies.
+  func addTapped() {
+    forms.append(withDependencies(from: self) { Form() })
+  }
+
+  /// A form made in an effect the list starts.
+  func addLater() {
+    effects.run(id: "add") { [weak self] in self?.forms.append(Form()) }
+  }
+
+  /// A request whose service reads a dependency.
+  func fetch() {
+    load.start {
+      @Dependency(\.uuid) var uuid
+      return uuid()
+    }
+  }
+}
+
+/// A model that keeps no dependencies.
+@MainActor
+private final class Bare {}
+
 @MainActor
 @Suite("Dependencies")
 struct DependencyTests {
@@ -330,6 +373,99 @@ struct DependencyTests {
     #expect(search.settled?.value == "")
     await clock.advance(by: .milliseconds(1))
     #expect(search.settled?.value == "dune")
+  }
+
+  // MARK: - What a view model makes later
+
+  @Test func aChildMadeLaterWithDependenciesFromItsParentSeesItsOverrides() {
+    let list = withDependencies {
+      $0.uuid = .incrementing
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    } operation: {
+      FormList()
+    }
+    list.addTapped()
+    list.addTapped()
+    #expect(list.forms.map(\.id) == [id(0), id(1)])
+    #expect(list.forms.last?.uuid() == id(2))
+  }
+
+  @Test func theOverridesWhereTheChildIsMadeWinOverTheParents() {
+    let list = withDependencies {
+      $0.uuid = .incrementing
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    } operation: {
+      FormList()
+    }
+    let form = withDependencies {
+      $0.uuid = UUIDGenerator { id(9) }
+    } operation: {
+      withDependencies(from: list) { Form() }
+    }
+    let updated = withDependencies(from: list) {
+      $0.uuid = UUIDGenerator { id(8) }
+    } operation: {
+      Form()
+    }
+    #expect([form.id, updated.id] == [id(9), id(8)])
+  }
+
+  @Test func anEffectStartedLaterSeesTheOverridesItsRunnerWasMadeWith() async {
+    let list = withDependencies {
+      $0.uuid = UUIDGenerator { id(3) }
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    } operation: {
+      FormList()
+    }
+    // Outside the scope: the form made in the effect sees the list's
+    // overrides through the effect's task.
+    list.addLater()
+    await list.effects.waitUntilIdle()
+    #expect(list.forms.map(\.id) == [id(3)])
+  }
+
+  @Test func aRequestStartedLaterSeesTheOverridesItsLoadWasMadeWith() async {
+    let list = withDependencies {
+      $0.uuid = UUIDGenerator { id(4) }
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    } operation: {
+      FormList()
+    }
+    list.fetch()
+    await list.load.waitUntilFinished()
+    #expect(list.load.value == .loaded(id(4)))
+  }
+
+  @Test func aFeedbackStartedLaterSeesTheOverridesItsMachineWasMadeWith() async {
+    let machine = withDependencies {
+      $0.uuid = UUIDGenerator { id(5) }
+    } operation: {
+      StateMachine<UUID?, UUID?>(
+        initial: nil,
+        reduce: { state, event in state = event },
+        feedbacks: [
+          .effect(whenever: { $0 == id(0) ? true : nil }) { _ in
+            @Dependency(\.uuid) var uuid
+            return uuid()
+          }
+        ])
+    }
+    machine.send(id(0))
+    await machine.waitUntilIdle()
+    #expect(machine.state.value == id(5))
+  }
+
+  @Test func withDependenciesFromAModelThatKeepsNoneFailsNamingIt() {
+    let reads = unimplementedReads {
+      withDependencies {
+        $0.uuid = UUIDGenerator { id(6) }
+      } operation: {
+        let form = withDependencies(from: Bare()) { Form() }
+        #expect(form.id == id(6))  // the dependencies in effect here
+      }
+    }
+    #expect(reads.count == 1)
+    #expect(reads.first?.message.contains("found no dependencies in Bare") == true)
   }
 
   @Test func aLocalDependencyClockCanBePassedToATimeOperator() async {

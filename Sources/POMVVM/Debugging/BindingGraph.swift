@@ -544,12 +544,15 @@ struct _RootFinder {
       break
     }
     var index = 0
-    let found = lists.count + holders.count
-    for child in mirror.children {
+    let children = mirror.children.makeIterator()
+    while let child = children.next() {
       guard index < Self.childLimit else {
-        // Said only where the elements searched held state: a long list of
-        // plain data holds none further on either.
-        if lists.count + holders.count > found {
+        // Said where an element past the limit holds an object (a view
+        // model, a cell), whatever the first ones held: a thousand `nil`
+        // rows may come before the view models.
+        if Self.holdsObjects(child.value)
+          || IteratorSequence(children).contains(where: { Self.holdsObjects($0.value) })
+        {
           blind(
             path.map { "\($0)[\(Self.childLimit)...]" } ?? "[\(Self.childLimit)...]",
             "only the first \(Self.childLimit) elements are searched")
@@ -572,11 +575,15 @@ struct _RootFinder {
     if let array = object as? any _GraphArray {
       guard array._graphElementsMayHoldObjects else { return }
       let elements = array._graphElements(upTo: Self.childLimit)
-      let found = lists.count + holders.count
       for (index, element) in elements.enumerated() {
         find(in: element, path: "\(path ?? "")[\(index)]", depth: depth + 1)
       }
-      if array._graphCount > Self.childLimit, lists.count + holders.count > found {
+      // Said where an element past the limit holds an object, whatever the
+      // first ones held.
+      if array._graphCount > Self.childLimit,
+        array._graphElements(upTo: array._graphCount).dropFirst(Self.childLimit)
+          .contains(where: Self.holdsObjects)
+      {
         blind(
           "\(path ?? "")[\(Self.childLimit)...]",
           "only the first \(Self.childLimit) elements are searched")
@@ -590,6 +597,23 @@ struct _RootFinder {
     } else if let cell = object as? any _GraphValueCell, let value = cell._graphValue {
       find(in: value, path: Self.joined(path, "value"), depth: depth + 1)
     }
+  }
+
+  /// Whether `value` holds an object anywhere (a view model, a cell, any
+  /// class instance): what a search past the limit could have found.
+  ///
+  /// A loop over the value's parts, not a search: no paths, no blind
+  /// spots, and plain data (numbers, strings, dates) is skipped at once.
+  static func holdsObjects(_ value: Any) -> Bool {
+    var work: [Any] = [value]
+    while let next = work.popLast() {
+      if type(of: next) is AnyClass { return true }
+      if _isPlainData(type(of: next)) || next is String || next is Substring { continue }
+      let mirror = Mirror(reflecting: next)
+      guard mirror.displayStyle != nil else { continue }
+      for child in mirror.children { work.append(child.value) }
+    }
+    return false
   }
 
   private mutating func blind(_ path: String?, _ what: String) {

@@ -62,6 +62,10 @@ public struct Dependency<Value: Sendable>: Sendable {
   }
 }
 
+extension Dependency: _DependencyCarrier {
+  var _madeWithDependencies: DependencyValues { initial }
+}
+
 extension Dependency: CustomReflectable {
   /// A mirror with no children: a dependency is not state, so `Mirror`-based
   /// searches — ``BindingGraph``, POMVVMTesting's `StateRecorder` — treat the

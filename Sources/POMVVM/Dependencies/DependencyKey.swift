@@ -33,6 +33,13 @@
 /// reading it fails the running test. ``testValue`` is what the code goes on
 /// with after that failure, so make it harmless: a client whose calls return
 /// empty results, not the live one.
+///
+/// Or make its endpoints fail when they are called instead, with
+/// ``unimplemented(_:placeholder:fileID:filePath:line:column:)``: a test
+/// value made that way is not failed when read, so a test sets only the
+/// endpoints its code calls (`$0.speech.authorizationStatus = { .denied }`).
+/// A read in a `withDependencies` update that then sets the dependency is
+/// not a use either: it reads the value to change it.
 public protocol DependencyKey {
   /// The type of the dependency's value; it crosses tasks, so it is
   /// `Sendable`.

@@ -19,6 +19,10 @@ public struct DependencyValues: Sendable {
   /// `@Dependency` or the `withDependencies` call that the read came from.
   var reader: _DependencyReader?
 
+  /// While a `withDependencies` update runs: the dependencies it read that
+  /// no override answers, which fail only if the update does not set them.
+  var updateReads: _UpdateReads?
+
   init() {}
 
   /// The dependencies of the current task.
@@ -40,19 +44,46 @@ public struct DependencyValues: Sendable {
       guard let testing = _dependencyTesting, testing.isTesting else {
         return Key.liveValue
       }
-      testing.reportUnimplemented(unimplementedMessage(for: key), by: reader)
-      return Key.testValue
+      // Made first: a test value built with `unimplemented` endpoints says
+      // so while it is made.
+      let value = Key.testValue
+      if _UnimplementedEndpoints.reportsItsCalls(key) { return value }
+      if let updateReads {
+        // Read to be changed (`$0.speech.status = { … }`): a use only if
+        // the update does not set it.
+        updateReads.read(ObjectIdentifier(key), unimplementedMessage(for: key))
+      } else {
+        testing.reportUnimplemented(unimplementedMessage(for: key), by: reader)
+      }
+      return value
     }
     set {
       overrides[ObjectIdentifier(key)] = newValue
+      updateReads?.set(ObjectIdentifier(key))
     }
   }
 
+  /// Whether no dependency is overridden.
+  var isEmpty: Bool { overrides.isEmpty }
+
   /// These values with `newer`'s overrides on top.
   func merging(_ newer: DependencyValues) -> DependencyValues {
+    if newer.overrides.isEmpty { return self }
     var merged = self
-    merged.overrides.merge(newer.overrides) { _, new in new }
+    if merged.overrides.isEmpty {
+      merged.overrides = newer.overrides
+    } else {
+      merged.overrides.merge(newer.overrides) { _, new in new }
+    }
     return merged
+  }
+
+  /// Runs `body` with these values in effect, under the overrides of the
+  /// current task, which win: what a kit object captured where it was made
+  /// reaches the tasks it starts later, outside that scope.
+  func whileCurrent<Result>(_ body: () throws -> Result) rethrows -> Result {
+    if overrides.isEmpty { return try body() }
+    return try Self.$current.withValue(merging(Self.current), operation: body)
   }
 
   /// Why a read of `key` in a test fails, and how to fix it.
@@ -69,3 +100,37 @@ public struct DependencyValues: Sendable {
       + "withDependencies { \(setter) = … } operation: { … }"
   }
 }
+
+/// The reads of a `withDependencies` update that no override answered and
+/// that the update has not set since.
+///
+/// Not API. A class, so that the getter of a value passed `inout` can
+/// record into it; it lives only while the update runs.
+final class _UpdateReads: Sendable {
+  private let unanswered = _Locked<[(key: ObjectIdentifier, message: String)]>([])
+
+  func read(_ key: ObjectIdentifier, _ message: String) {
+    unanswered.withLock { reads in
+      if !reads.contains(where: { $0.key == key }) { reads.append((key, message)) }
+    }
+  }
+
+  func set(_ key: ObjectIdentifier) {
+    unanswered.withLock { reads in reads.removeAll { $0.key == key } }
+  }
+
+  /// The failures of the reads never set, in the order of the reads.
+  var messages: [String] { unanswered.withLock { $0.map(\.message) } }
+}
+
+/// A kit object that keeps the dependencies in effect where it was made:
+/// a `@Dependency`, an ``Effects``, a ``Load``, a ``StateMachine``.
+///
+/// Not API: ``withDependencies(from:_:operation:fileID:filePath:line:column:)``
+/// finds a view model's dependencies through them.
+protocol _DependencyCarrier {
+  /// The dependencies in effect where the object was made.
+  var _madeWithDependencies: DependencyValues { get }
+}
+
+extension Effects: _DependencyCarrier {}

@@ -13,7 +13,9 @@
 ///
 /// Starting a load cancels the request under way; a result that arrives
 /// after its request was cancelled or replaced is dropped. Loads end their
-/// requests when they are deallocated.
+/// requests when they are deallocated, and when the screen of the view
+/// model that holds them leaves a ``StackPath`` or a ``Presentation`` (the
+/// status then stays as it was).
 @MainActor
 public final class Load<Value: Sendable>: ObservableCell {
   private let storage: Observable<LoadStatus<Value>>
@@ -30,6 +32,9 @@ public final class Load<Value: Sendable>: ObservableCell {
   private var requests: [UInt64: Request] = [:]
   private var chains: [Subscription] = []
   private var chainedWaits: [@MainActor () async -> Void] = []
+  /// The dependencies in effect where the load was made, which its
+  /// requests see, under those in effect where each is started.
+  let _madeWithDependencies = DependencyValues.current
 
   /// Creates an idle load.
   ///
@@ -84,15 +89,17 @@ public final class Load<Value: Sendable>: ObservableCell {
     let current = generation
     storage.value = .loading
     let entry = _KitTask.begin("load request (started at \(_fileName(fileID)):\(line))")
-    let task = Task { [weak self] in
-      await entry.run {
-        let result: LoadStatus<Value>
-        do {
-          result = .loaded(try await operation())
-        } catch {
-          result = .failed(LoadFailure(error))
+    let task = _madeWithDependencies.whileCurrent {
+      Task { [weak self] in
+        await entry.run {
+          let result: LoadStatus<Value>
+          do {
+            result = .loaded(try await operation())
+          } catch {
+            result = .failed(LoadFailure(error))
+          }
+          self?.finish(current, with: result)
         }
-        self?.finish(current, with: result)
       }
     }
     self.task = task
@@ -200,6 +207,18 @@ public final class Load<Value: Sendable>: ObservableCell {
 
 extension Load: _GraphCell {
   var _graphList: _ObserverListBase { storage }
+}
+
+extension Load: _DependencyCarrier {}
+
+extension Load: _ScreenWorkOwner {
+  /// Cancels every request and drops its result; the status stays as it
+  /// was (the screen that showed it has left).
+  func _endScreenWork() {
+    task = nil
+    generation += 1
+    for request in requests.values { request.task.cancel() }
+  }
 }
 
 extension Load: _PendingWorkOwner {

@@ -23,9 +23,12 @@
 ///   `.sheet(item:)` does. It dismisses whatever is presented, and is
 ///   never a trap. A write made while the presentation is telling its
 ///   observers of a change is applied when that delivery ends.
-/// - A dismissed destination is released, with what its view models
-///   started (``Effects``, ``Load``s, timers), unless something else holds
-///   it.
+/// - A dismissed or replaced destination is released, with what its view
+///   models started (``Effects``, ``Load``s, timers), unless something else
+///   holds it; its work ends at the dismissal even if something does: the
+///   operations, requests, feedbacks and time operators of the view models
+///   it holds are cancelled (see "Lifetimes follow navigation" in the
+///   navigation article).
 ///
 /// Reads of ``destination`` register with Observation tracking.
 @MainActor
@@ -41,6 +44,9 @@ public final class Presentation<Destination>: ObservableCell {
   /// Bumped by every present, so that a child's late `dismiss()` cannot
   /// close a newer destination.
   private var generation = 0
+  /// Whether a destination may hold a view model, whose work ends when it
+  /// leaves (Internal/ScreenWork.swift).
+  private let mayHoldWork: Bool
   /// What the destination presented with ``present(_:tiedTo:fileID:line:)`` follows.
   private var tie: Subscription?
 
@@ -52,6 +58,7 @@ public final class Presentation<Destination>: ObservableCell {
   ///   - line: Where it is made; by default, the caller's line.
   public init(fileID: StaticString = #fileID, line: UInt = #line) {
     state = Observable(nil, isDuplicate: nil, fileID: fileID, line: line)
+    mayHoldWork = _ScreenWork.mayHoldWork(Destination.self)
   }
 
   isolated deinit {
@@ -168,6 +175,7 @@ public final class Presentation<Destination>: ObservableCell {
 
   private func apply(_ newValue: Destination?) {
     if newValue == nil && _destination == nil { return }
+    let left = mayHoldWork ? _destination : nil
     _Dismissals.unregister(dismissibles, in: self)
     dismissibles = []
     tie?.cancel()
@@ -183,6 +191,11 @@ public final class Presentation<Destination>: ObservableCell {
       }
     }
     deliver()
+    // The destination that left ends its work (Internal/ScreenWork.swift),
+    // once the observers were told.
+    if let left {
+      _ScreenWork.end([left], keeping: _destination.map { [$0] } ?? [], leaving: self)
+    }
   }
 
   /// Whether the presentation is telling its observers of a change; for

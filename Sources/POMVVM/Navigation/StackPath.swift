@@ -40,7 +40,10 @@
 ///
 /// The stack holds its screens strongly and nothing else: a popped screen is
 /// released, with its ``Effects``, ``Load``s, timers and subscriptions,
-/// unless something else holds it.
+/// unless something else holds it. Its work ends at the pop even if
+/// something does (SwiftUI, through the pop animation): the operations,
+/// requests, feedbacks and time operators of the view models it holds are
+/// cancelled (see "Lifetimes follow navigation" in the navigation article).
 ///
 /// Reads of ``screens``, ``ids``, ``entries`` and ``count`` register with
 /// Observation tracking, so SwiftUI follows the stack.
@@ -107,6 +110,11 @@ public final class StackPath<Screen>: ObservableCell {
   /// class that does not conform, which then costs a push nothing.
   @usableFromInline
   let mayHoldDismissibles: Bool
+  /// Whether a screen may hold a view model, whose work ends when the
+  /// screen leaves (Internal/ScreenWork.swift): `false` for plain data and
+  /// for a class that is not a ``ViewModel``, which then costs a pop nothing.
+  @usableFromInline
+  let mayHoldWork: Bool
 
   /// Creates a stack holding `screens`, bottom first, each pushed in turn.
   ///
@@ -126,6 +134,7 @@ public final class StackPath<Screen>: ObservableCell {
     state = Observable(entries.count, isDuplicate: nil, fileID: fileID, line: line)
     mayHoldDismissibles =
       !(Screen.self is AnyObject.Type) || Screen.self is any Dismissible.Type
+    mayHoldWork = _ScreenWork.mayHoldWork(Screen.self)
     for entry in entries { register(entry) }
   }
 
@@ -288,17 +297,16 @@ public final class StackPath<Screen>: ObservableCell {
       entries.append(Entry(id: ID(rawValue: first + offset), screen: screen))
     }
     nextID = first + screens.count
-    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty {
-      _entries = entries
-    } else {
-      let removed = _entries
-      _entries = entries
+    let removed = _entries
+    _entries = entries
+    if !(dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty) {
       forget(removed[...])
     }
     if mayHoldDismissibles {
       for entry in entries { register(entry) }
     }
     deliver()
+    if mayHoldWork { endWork(of: removed[...]) }
   }
 
   // MARK: - The platform's writes
@@ -372,14 +380,24 @@ public final class StackPath<Screen>: ObservableCell {
   @inlinable
   func cut(at index: Int) {
     guard index < _entries.count else { return }
-    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty {
+    if dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty && !mayHoldWork {
       _entries.removeSubrange(index...)
+      deliver()
     } else {
-      let removed = Array(_entries[index...])
+      let removed = _entries[index...]
       _entries.removeSubrange(index...)
-      forget(removed[...])
+      forget(removed)
+      deliver()
+      if mayHoldWork { endWork(of: removed) }
     }
-    deliver()
+  }
+
+  /// Ends the work of the screens that left (Internal/ScreenWork.swift), once
+  /// the observers were told: a pop ends what the screen runs, whoever still
+  /// holds it.
+  @usableFromInline
+  func endWork(of removed: ArraySlice<Entry>) {
+    _ScreenWork.end(removed.map(\.screen), keeping: _entries.map(\.screen), leaving: self)
   }
 
   /// Ends what the stack keeps for screens that left it.

@@ -30,7 +30,9 @@
 ///   the key changes or becomes `nil`; an event it sends after that is
 ///   dropped, so a late result never lands in a state it was not for.
 /// - When the machine is deallocated (with the view model that owns it),
-///   every effect is cancelled.
+///   every effect is cancelled; so it is when the view model's screen leaves
+///   a ``StackPath`` or a ``Presentation``, and what the effects still send
+///   is dropped.
 ///
 /// Tests drive a machine deterministically: send events, then
 /// `await` ``waitUntilIdle()``, which returns once no effect is running and
@@ -51,6 +53,9 @@ public final class StateMachine<State, Event: Sendable> {
   private var descriptions: [UInt64: String] = [:]
   private var queue: [Event] = []
   private var isReducing = false
+  /// The dependencies in effect where the machine was made, which its
+  /// feedbacks see, under those in effect where each starts.
+  let _madeWithDependencies = DependencyValues.current
 
   /// Creates a machine in its initial state and starts the effects that
   /// state calls for.
@@ -132,15 +137,17 @@ public final class StateMachine<State, Event: Sendable> {
         "feedback for \(Effects.quoted(key.base)) (declared at "
         + "\(_fileName(feedback.fileID)):\(feedback.line))"
       let entry = _KitTask.begin(description)
-      let task = feedback.run(
-        key, entry,
-        { [weak self] event in
-          await self?.deliver(event, from: index, generation: generation)
-        },
-        { [weak self] in
-          self?.tasks[generation] = nil
-          self?.descriptions[generation] = nil
-        })
+      let task = _madeWithDependencies.whileCurrent {
+        feedback.run(
+          key, entry,
+          { [weak self] event in
+            await self?.deliver(event, from: index, generation: generation)
+          },
+          { [weak self] in
+            self?.tasks[generation] = nil
+            self?.descriptions[generation] = nil
+          })
+      }
       tasks[generation] = task
       descriptions[generation] = description
     }
@@ -169,3 +176,16 @@ public final class StateMachine<State, Event: Sendable> {
 }
 
 extension StateMachine: _PendingWorkOwner {}
+
+extension StateMachine: _DependencyCarrier {}
+
+extension StateMachine: _ScreenWorkOwner {
+  /// Cancels every feedback and drops what it still sends.
+  ///
+  /// The state stays as it is; the next event starts the feedbacks its
+  /// state calls for.
+  func _endScreenWork() {
+    for task in tasks.values { task.cancel() }
+    running = running.map { _ in (nil, 0) }
+  }
+}

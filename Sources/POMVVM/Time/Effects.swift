@@ -41,6 +41,9 @@
 /// - When the `Effects` is released (with its view model), every operation
 ///   still running is cancelled. An operation that captures its view model
 ///   strongly keeps it alive until it returns: capture `[weak self]`.
+/// - When the view model's screen leaves a ``StackPath`` or a
+///   ``Presentation``, every operation is cancelled too, even if something
+///   still holds the view model (SwiftUI, through the pop animation).
 ///
 /// POMVVMTesting's `StateRecorder` finds an `Effects` stored in the view
 /// model it records, and its `finish()` fails, naming each operation (its
@@ -60,6 +63,9 @@ public final class Effects {
   private var ending: [UInt64: Operation] = [:]
   private var nextToken: UInt64 = 0
   private let count: Derived<Int>
+  /// The dependencies in effect where the runner was made, which its
+  /// operations see, under those in effect where each is started.
+  let _madeWithDependencies = DependencyValues.current
 
   /// Creates a runner with nothing in flight.
   ///
@@ -108,17 +114,19 @@ public final class Effects {
     // Counted among the kit's tasks, so that a test clock's advance waits
     // for it to finish or sleep.
     let entry = _KitTask.begin(origin)
-    let task = Task { [weak self] in
-      await entry.run {
-        do {
-          try await _WaitOrigin.$current.withValue(origin) { try await operation() }
-        } catch {
-          if !(error is CancellationError) && !Task.isCancelled {
-            Diagnostics.report(
-              "Effect \(Self.quoted(id)) failed: \(error)", fileID: fileID, line: line)
+    let task = _madeWithDependencies.whileCurrent {
+      Task { [weak self] in
+        await entry.run {
+          do {
+            try await _WaitOrigin.$current.withValue(origin) { try await operation() }
+          } catch {
+            if !(error is CancellationError) && !Task.isCancelled {
+              Diagnostics.report(
+                "Effect \(Self.quoted(id)) failed: \(error)", fileID: fileID, line: line)
+            }
           }
+          self?.ended(token)
         }
-        self?.ended(token)
       }
     }
     running[token] = Operation(id: AnyHashable(id), task: task, fileID: fileID, line: line)

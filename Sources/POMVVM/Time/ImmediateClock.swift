@@ -12,8 +12,24 @@ import Synchronization
 /// A sleep moves ``now`` to its deadline (never back) and returns after a
 /// yield, so that a loop of sleeps does not starve the executor; a cancelled
 /// task's sleep throws `CancellationError`. It is in POMVVM rather than
-/// POMVVMTesting so that an app's previews can use it. A test that checks
-/// *when* things happen uses POMVVMTesting's `ManualClock` instead.
+/// POMVVMTesting so that an app's previews can use it.
+///
+/// ## What it does not promise: order between tasks
+///
+/// Every sleep returns after one yield, whatever its deadline. So the sleeps
+/// of *one* task happen in order, but two tasks that sleep concurrently — a
+/// timer that ticks every second and an effect that waits five seconds —
+/// go on in whatever order the executor runs them, not in deadline order:
+/// the effect may finish before the timer's second tick, or after its
+/// tenth, and the order may change from run to run on a loaded machine.
+/// ``now`` is the latest deadline any task slept until, so one task may
+/// see it past a deadline that another still waits on.
+///
+/// A test whose result depends on the order of concurrent work, or that
+/// checks *when* things happen, uses POMVVMTesting's `ManualClock`: its
+/// `advance(by:)` and `run()` wake sleepers in deadline order (ties in the
+/// order they started to sleep) and let each wake-up's work settle before
+/// the next, on every run.
 public final class ImmediateClock: Clock, Sendable {
   /// An instant of an immediate clock: the time its sleeps have skipped.
   public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {

@@ -15,7 +15,9 @@ extension ObservableCell {
   /// replaced, on each change). When it fires, the value is stored as any
   /// derived cell's is: derived cells that read it recompute once, glitch-free.
   /// The cell appears in ``BindingGraph`` as a derived cell labelled
-  /// `debounced 300ms`; releasing it cancels its task.
+  /// `debounced 300ms`; releasing it cancels its task, and so does a pop or
+  /// a dismissal of the screen whose view model stores it (which drops the
+  /// value it holds back).
   ///
   /// - Parameters:
   ///   - duration: How long the value must stay unchanged.

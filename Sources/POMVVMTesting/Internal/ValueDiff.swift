@@ -26,8 +26,32 @@ enum ValueDiff {
   /// `value` on one line: `Item(id: 1, text: "a", on: false)`, strings
   /// quoted and escaped, enum cases with a leading dot, dates in ISO 8601
   /// (`2009-02-13T23:31:30Z`).
+  ///
+  /// Values are rendered whole, at any depth: two values that differ
+  /// anywhere render differently. (An object below the top is named by its
+  /// type, `Node(…)`: it is a reference, and the recorder follows the view
+  /// models and cells it may be by their own paths.)
   static func render(_ value: Any) -> String {
     render(value, depth: 0)
+  }
+
+  /// `value` on one line, as found `depth` levels down (an object below
+  /// the top is named by its type).
+  private static func render(_ value: Any, depth: Int) -> String {
+    var text = ""
+    // What is left to write, last first: a loop, not recursion, so that a
+    // value nested thousands of levels deep (a long indirect list) cannot
+    // exhaust the stack.
+    var work: [Piece] = [.value(value, depth: depth)]
+    while let piece = work.popLast() {
+      switch piece {
+      case .text(let string):
+        text += string
+      case .value(let value, let depth):
+        text += expand(value, depth: depth, then: &work)
+      }
+    }
+    return text
   }
 
   /// The difference between `old` and `new` as lines, each starting with
@@ -38,8 +62,10 @@ enum ValueDiff {
     return lines(old, new, indent: 0, label: "").map(\.text).joined(separator: "\n")
   }
 
-  /// How deep nested values are rendered; deeper ones are `…`.
-  private static let depthLimit = 10
+  /// How deep a difference is shown field by field; below, the two values
+  /// that differ are shown whole, one `-` and one `+` line (the comparison
+  /// itself has no limit).
+  private static let nestingLimit = 100
 
   /// Strings this long or longer are shown as a window around their first
   /// difference.
@@ -55,27 +81,45 @@ enum ValueDiff {
 
   // MARK: - Rendering
 
-  private static func render(_ value: Any, depth: Int) -> String {
+  /// A piece of a rendering still to write.
+  private enum Piece {
+    case text(String)
+    case value(Any, depth: Int)
+  }
+
+  /// What of `value` can be written now; the rest (its fields or elements,
+  /// and what closes it) is pushed onto `work`.
+  private static func expand(_ value: Any, depth: Int, then work: inout [Piece]) -> String {
     if let string = value as? String { return String(reflecting: string) }
     if let string = value as? Substring { return String(reflecting: String(string)) }
     if let character = value as? Character { return String(reflecting: character) }
     if let date = value as? Date { return iso8601(date) }
-    guard depth < depthLimit else { return "…" }
     let mirror = Mirror(reflecting: value)
     let children = Array(mirror.children)
     switch mirror.displayStyle {
     case .optional:
-      return children.first.map { render($0.value, depth: depth) } ?? "nil"
+      guard let wrapped = children.first else { return "nil" }
+      work.append(.value(wrapped.value, depth: depth))
+      return ""
     case .enum:
       guard let payload = children.first else { return caseName(of: value) }
-      return ".\(payload.label ?? "?")" + renderPayload(payload.value, depth: depth + 1)
+      let fields = Mirror(reflecting: payload.value)
+      if fields.displayStyle == .tuple {
+        push(Array(fields.children), depth: depth + 1, close: ")", onto: &work)
+      } else {
+        work.append(.text(")"))
+        work.append(.value(payload.value, depth: depth + 1))
+      }
+      return ".\(payload.label ?? "?")("
     case .tuple:
-      return "(" + fields(children, depth: depth + 1) + ")"
+      push(children, depth: depth + 1, close: ")", onto: &work)
+      return "("
     case .collection, .set:
-      return "[" + children.map { render($0.value, depth: depth + 1) }.joined(separator: ", ")
-        + "]"
+      push(children, labelled: false, depth: depth + 1, close: "]", onto: &work)
+      return "["
     case .dictionary:
       guard !children.isEmpty else { return "[:]" }
+      // Sorted by their text, so that two equal dictionaries read the same.
       let pairs = children.map { child -> String in
         let pair = Array(Mirror(reflecting: child.value).children)
         guard pair.count == 2 else { return render(child.value, depth: depth + 1) }
@@ -85,34 +129,34 @@ enum ValueDiff {
       return "[" + pairs.sorted().joined(separator: ", ") + "]"
     case .struct:
       if isLeaf(value, children) { return String(describing: value) }
-      return typeName(of: value) + "(" + fields(children, depth: depth + 1) + ")"
+      push(children, depth: depth + 1, close: ")", onto: &work)
+      return typeName(of: value) + "("
     case .class:
       // An object is shown by its fields at the top only: below, it is a
       // reference (a view model's cells, a graph with cycles), named by type.
       if isLeaf(value, children) { return String(describing: value) }
       guard depth == 0 else { return typeName(of: value) + "(…)" }
-      return typeName(of: value) + "(" + fields(children, depth: depth + 1) + ")"
+      push(children, depth: depth + 1, close: ")", onto: &work)
+      return typeName(of: value) + "("
     default:
       return String(describing: value)
     }
   }
 
-  /// An enum case's payload: a tuple's fields in parentheses, or a single
-  /// value.
-  private static func renderPayload(_ payload: Any, depth: Int) -> String {
-    let mirror = Mirror(reflecting: payload)
-    if mirror.displayStyle == .tuple {
-      return "(" + fields(Array(mirror.children), depth: depth) + ")"
+  /// Pushes `children`, separated by commas and (unless `labelled` is
+  /// false) named by their labels, then `close`, to be written in order.
+  private static func push(
+    _ children: [Mirror.Child], labelled: Bool = true, depth: Int, close: String,
+    onto work: inout [Piece]
+  ) {
+    work.append(.text(close))
+    for (index, child) in children.enumerated().reversed() {
+      work.append(.value(child.value, depth: depth))
+      if labelled, let label = child.label, !label.hasPrefix(".") {
+        work.append(.text("\(label): "))
+      }
+      if index > 0 { work.append(.text(", ")) }
     }
-    return "(" + render(payload, depth: depth) + ")"
-  }
-
-  private static func fields(_ children: [Mirror.Child], depth: Int) -> String {
-    children.map { child in
-      let value = render(child.value, depth: depth)
-      guard let label = child.label, !label.hasPrefix(".") else { return value }
-      return "\(label): \(value)"
-    }.joined(separator: ", ")
   }
 
   /// A case without payload: its name after a dot, unless the enum
@@ -168,7 +212,7 @@ enum ValueDiff {
     let newMirror = Mirror(reflecting: new)
     let style = oldMirror.displayStyle
     let sameType = type(of: old) == type(of: new) && style == newMirror.displayStyle
-    guard sameType, indent < depthLimit else {
+    guard sameType, indent < nestingLimit else {
       return replaced(old, new, indent: indent, label: label)
     }
     let oldChildren = Array(oldMirror.children)

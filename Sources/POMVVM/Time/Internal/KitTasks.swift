@@ -31,10 +31,15 @@ package final class _KitTask: Sendable {
   /// POMVVMTesting says which test runs.
   let scope: _KitScope?
   let state = _Locked(State())
+  /// Runs the task's code that is not isolated to an actor, its child
+  /// tasks' included, counting their jobs; only while POMVVMTesting counts
+  /// the kit's tasks (KitTaskExecutor.swift).
+  private let executor: _KitTaskExecutor?
 
-  private init(description: String, scope: _KitScope?) {
+  private init(description: String, scope: _KitScope?, countsJobs: Bool) {
     self.description = description
     self.scope = scope
+    executor = countsJobs ? _KitTaskExecutor() : nil
   }
 
   /// Registers a task that is about to start, in the current scope.
@@ -42,7 +47,8 @@ package final class _KitTask: Sendable {
   /// Call it before the `Task` is made, run the task's body inside
   /// ``run(_:)``, so that the entry is finished when the body returns.
   package static func begin(_ description: String) -> _KitTask {
-    let task = _KitTask(description: description, scope: _KitTasks.currentScope())
+    let (scope, countsJobs) = _KitTasks.currentScopeAndCounting()
+    let task = _KitTask(description: description, scope: scope, countsJobs: countsJobs)
     _KitTasks.add(task)
     return task
   }
@@ -55,7 +61,10 @@ package final class _KitTask: Sendable {
     // Cancelled while it runs: its writes to cells and arrays are refused
     // from then on (CancelledWrites.swift).
     let result = await withTaskCancellationHandler {
-      await Self.$current.withValue(self) { await body() }
+      await Self.$current.withValue(self) {
+        // Child tasks inherit the preference: their jobs are counted too.
+        await withTaskExecutorPreference(executor, isolation: isolation) { await body() }
+      }
     } onCancel: {
       self.cancelledWhileRunning()
     }
@@ -74,8 +83,12 @@ package final class _KitTask: Sendable {
     if first { _KitTasks.remove(self) }
   }
 
-  /// Whether the task is finished or asleep on a clock.
-  var isSettled: Bool { state.withLock { $0.finished || $0.sleeping > 0 } }
+  /// Whether the task is finished, or asleep on a clock with none of its
+  /// jobs (its child tasks' included) queued or running off the actors.
+  var isSettled: Bool {
+    let (finished, sleeping) = state.withLock { ($0.finished, $0.sleeping > 0) }
+    return finished || (sleeping && (executor?.jobsInFlight ?? 0) == 0)
+  }
 
   /// The task started to sleep on a clock.
   package func sleeps() {
@@ -117,8 +130,14 @@ package enum _KitTasks {
 
   /// The scope of the current task, if a provider is installed and names one.
   package static func currentScope() -> _KitScope? {
+    currentScopeAndCounting().scope
+  }
+
+  /// The scope of the current task, and whether a provider is installed:
+  /// whether POMVVMTesting counts the jobs of the kit's tasks.
+  static func currentScopeAndCounting() -> (scope: _KitScope?, countsJobs: Bool) {
     let provider = state.withLock { $0.scope }
-    return provider?().map { _KitScope(base: AnyHashable($0)) }
+    return (provider?().map { _KitScope(base: AnyHashable($0)) }, provider != nil)
   }
 
   static func add(_ task: _KitTask) {

@@ -36,14 +36,30 @@ package final class _ManualTime: Sendable {
     var waiting: [Waiting] = []
   }
 
+  /// What an advance did: how many sleepers it woke, and the kit's tasks it
+  /// stopped waiting for, by name.
+  package struct Advance: Sendable {
+    /// How many sleepers woke.
+    package var woken = 0
+    /// The tasks that made no progress for ``patience`` and were not waited
+    /// for, each once, sorted.
+    package var givenUp: [String] = []
+  }
+
   private let state = _Locked(State())
   private let settleRounds: Int
+  private let patience: Duration
 
   /// Creates time at zero with nobody sleeping.
   ///
-  /// - Parameter settleRounds: How many rounds of yields settle ready work.
-  package init(settleRounds: Int = 20) {
+  /// - Parameters:
+  ///   - settleRounds: How many rounds of yields settle ready work.
+  ///   - patience: How long settling waits for the kit's tasks while none
+  ///     of them makes progress, before it stops waiting for those that do
+  ///     not settle.
+  package init(settleRounds: Int = 20, patience: Duration = _ManualTime.defaultPatience) {
     self.settleRounds = max(1, settleRounds)
+    self.patience = max(.zero, patience)
   }
 
   /// The current offset from the start.
@@ -115,13 +131,13 @@ package final class _ManualTime: Sendable {
   ///   - fileID: Where the advance was asked for, for a report of a task
   ///     that does not settle.
   ///   - line: Where the advance was asked for.
-  /// - Returns: How many woke.
+  /// - Returns: How many woke, and the tasks it stopped waiting for.
   @MainActor
   @discardableResult
   package func wake(
     until deadline: Duration, limit: Int = .max,
     fileID: StaticString = #fileID, line: UInt = #line
-  ) async -> Int {
+  ) async -> Advance {
     var settling = _Settling(scope: _KitTasks.currentScope(), fileID: fileID, line: line)
     await settle(&settling)
     var woken = 0
@@ -151,49 +167,74 @@ package final class _ManualTime: Sendable {
       }
     }
     await settle(&settling)
-    return woken
+    return Advance(woken: woken, givenUp: settling.givenUpNames)
   }
 
   /// Lets ready work run until it blocks: every task the kit started in the
   /// current scope (the running test) finishes or sleeps on a clock, and
   /// the main actor's queue, and tasks on the global executor that hop back
   /// to it, get at least the clock's rounds of yields.
+  ///
+  /// - Returns: The tasks it stopped waiting for, by name.
   @MainActor
-  package func settle(fileID: StaticString = #fileID, line: UInt = #line) async {
+  @discardableResult
+  package func settle(fileID: StaticString = #fileID, line: UInt = #line) async -> [String] {
     var settling = _Settling(scope: _KitTasks.currentScope(), fileID: fileID, line: line)
     await settle(&settling)
+    return settling.givenUpNames
   }
 
-  /// How many rounds of yields (each to the main actor and to the global
-  /// executor) may pass with no task of the kit starting, ending, sleeping
-  /// or waking, before settling stops waiting for the tasks that do not
-  /// settle and reports them.
+  /// How long settling waits while none of the kit's tasks starts, ends,
+  /// sleeps, wakes or runs a job, before it stops waiting for the tasks
+  /// that do not settle and reports them: five seconds.
   ///
-  /// A round hops to the global executor, so it waits behind the jobs
-  /// queued there: a busy machine slows the rounds down with the tasks
-  /// they wait for, and a task that is merely slow is not given up on.
-  package static let patience = 1_000
+  /// Time, not a count of rounds: rounds of yields are fast on a busy
+  /// machine, where a task that is only slow (a tick doing a millisecond of
+  /// work off the main actor) must not be given up on.
+  package static let defaultPatience = Duration.seconds(5)
+
+  /// The fewest rounds with no progress before settling gives up, however
+  /// long they took.
+  static let fewestIdleRounds = 100
 
   @MainActor
   private func settle(_ settling: inout _Settling) async {
+    let clock = ContinuousClock()
     var rounds = 0
-    var idleRounds = 0
+    // Rounds since anything moved, while nothing was unsettled.
+    var quietRounds = 0
     var progress = _KitTasks.progress
+    var lastProgress = clock.now
+    // Rounds since anything moved, while something was unsettled.
+    var idleRounds = 0
     while true {
       let unsettled = _KitTasks.unsettled(in: settling.scope).filter {
         !settling.givenUp.contains(ObjectIdentifier($0))
       }
-      if unsettled.isEmpty, rounds >= settleRounds { return }
-      if !unsettled.isEmpty {
-        let now = _KitTasks.progress
-        if now != progress {
-          progress = now
+      let now = _KitTasks.progress
+      let moved = now != progress
+      if moved {
+        progress = now
+        lastProgress = clock.now
+      }
+      if unsettled.isEmpty {
+        // Settled once a whole round passed with nothing moving: what a
+        // task queued on the main actor as it settled (a parent resumed
+        // by its last running child) has run by then.
+        quietRounds = moved ? 0 : quietRounds + 1
+        if rounds >= settleRounds, quietRounds >= 1 { return }
+      } else {
+        quietRounds = 0
+        idleRounds = moved ? 0 : idleRounds + 1
+        // Elapsed time decides; the rounds only make sure that this loop
+        // itself ran meanwhile: a test whose main actor another test held
+        // for seconds has not watched its tasks for that long.
+        if clock.now - lastProgress >= patience, idleRounds >= Self.fewestIdleRounds {
+          settling.giveUp(on: unsettled, after: patience)
+          lastProgress = clock.now
           idleRounds = 0
-        } else if idleRounds >= Self.patience {
-          settling.giveUp(on: unsettled)
           continue
         }
-        idleRounds += 1
       }
       rounds += 1
       await Task.yield()
@@ -215,6 +256,8 @@ private struct _Settling {
   let fileID: StaticString
   let line: UInt
   var givenUp: Set<ObjectIdentifier> = []
+  /// The tasks given up on, by name, in the order given up.
+  var givenUpNames: [String] = []
 
   init(scope: _KitScope?, fileID: StaticString, line: UInt) {
     self.scope = scope
@@ -223,16 +266,17 @@ private struct _Settling {
   }
 
   /// Stops waiting for `tasks` in this advance, and says so once.
-  mutating func giveUp(on tasks: [_KitTask]) {
+  mutating func giveUp(on tasks: [_KitTask], after patience: Duration) {
     for task in tasks { givenUp.insert(ObjectIdentifier(task)) }
     let names = tasks.map(\.description).sorted()
+    givenUpNames += names
     let count = names.count
     Diagnostics.report(
       "advancing the clock did not wait for \(count) task\(count == 1 ? "" : "s") of the kit "
-        + "that neither finished nor slept on a clock after \(_ManualTime.patience) rounds "
-        + "with no progress: \(names.joined(separator: ", ")). A task that awaits something "
-        + "else (a continuation, a stream the test feeds later, a real clock) is not waited "
-        + "for; inject the clock being advanced",
+        + "that neither finished nor slept on a clock after \(_shortDuration(patience)) with no "
+        + "progress: \(names.joined(separator: ", ")). A task that awaits something else (a "
+        + "continuation, a stream the test feeds later, a real clock) is not waited for; "
+        + "inject the clock being advanced",
       fileID: fileID, line: line)
   }
 }
