@@ -183,7 +183,9 @@ func spreadQueryEditWithReaction(
     keep.append(query)
     keep.append(query.observeChanges { sink.total &+= $0.batchUpdate.reloads.count })
   }
-  typealias Edited = (row: ElementCell<Row>, title: String, other: ElementCell<Row>, otherTitle: String)
+  typealias Edited = (
+    row: ElementCell<Row>, title: String, other: ElementCell<Row>, otherTitle: String
+  )
   let edited: [Edited] = spreadIDs(size).map { id in
     let otherID = (id + 3) % size
     guard let row = items.cell(for: id), let other = items.cell(for: otherID) else {
