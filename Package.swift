@@ -11,13 +11,17 @@ let package = Package(
     .executable(name: "pomvvm-demo", targets: ["pomvvm-demo"]),
   ],
   targets: [
+    // The system's SQLite, for the store's database back end: on Linux,
+    // `apt-get install libsqlite3-dev`; Apple's platforms ship it.
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // The READMEs state the invariants of the core and of each room's
     // internals, for contributors.
     .target(
       name: "POMVVM",
+      dependencies: ["CSQLite"],
       exclude: [
         "Core/README.md", "Arrays/Internal/README.md", "Queries/Internal/README.md",
-        "Lists/Internal/README.md", "Time/Internal/README.md",
+        "Lists/Internal/README.md", "Time/Internal/README.md", "Store/README.md",
       ]),
     .target(name: "POMVVMTesting", dependencies: ["POMVVM"]),
     // The sample's view models and text views, shared by the demo app, the
@@ -35,6 +39,11 @@ let package = Package(
     .executableTarget(name: "pomvvm-demo", dependencies: ["DemoApp"]),
     // Helpers shared by the test targets: latches, recorders, a seeded generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // A process that keeps a database store, driven by the store's process
+    // tests (several processes on one database, kills, a full disk).
+    .executableTarget(
+      name: "pomvvm-store-process", dependencies: ["POMVVM", "TestSupport", "CSQLite"],
+      path: "Tests/StoreProcess"),
     .testTarget(name: "POMVVMTests", dependencies: ["POMVVM", "POMVVMTesting", "TestSupport"]),
     .testTarget(name: "MasterDetailTests", dependencies: ["MasterDetail", "POMVVMTesting"]),
     .testTarget(name: "POMVVMTestingTests", dependencies: ["POMVVMTesting", "MasterDetail"]),

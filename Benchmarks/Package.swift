@@ -28,8 +28,13 @@ let package = Package(
       dependencies: [
         .product(name: "POMVVM", package: "POMVVM"),
         .product(name: "OpenCombine", package: "OpenCombine"),
+        "CSQLiteBench",
       ]
     ),
+    // The system's SQLite, which the store rows' baselines call directly:
+    // on Linux, `apt-get install libsqlite3-dev`; Apple's platforms ship it.
+    .systemLibrary(
+      name: "CSQLiteBench", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     .executableTarget(
       name: "pomvvm-benchmarks",
       dependencies: ["POMVVMWorkloads", "CHeapStats"]

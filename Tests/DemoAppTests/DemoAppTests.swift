@@ -58,7 +58,8 @@ struct DemoAppTests {
               --script        read a script from standard input, even from a terminal
               --quiet         in a script, print the screen only for 'render'
               --clock DATE    fix the clock to an ISO 8601 date: --clock 2026-11-21T10:00:00Z
-              --store FILE    keep the to-do list in FILE (JSON), saved as it changes
+              --store FILE    keep the to-do list in FILE, a SQLite database, saved as it
+                              changes; todo.json moves into todo.sqlite on the first run
                               (todo only: the other features refuse it)
               --latency MS    make every request of the movie catalog take MS milliseconds
               -h, --help      show this help
@@ -72,12 +73,16 @@ struct DemoAppTests {
                              (keys: r, c or esc)
 
             STORE FILE (--store):
-              Saved after every change, atomically, and before the app exits. A file
-              that another program changed or replaced since the last save is never
-              saved over: the change fails, both are kept. A file with a field this
-              version does not know, or with more than one hard link, is refused.
-              A save that fails (a full disk, a file-size limit) shows its error and
-              keeps the change in memory; the next save that succeeds writes it.
+              A SQLite database, saved after every change, atomically, and before the
+              app exits. A name ending in .json is a JSON store file of an earlier
+              version: the first run moves its items into the same name ending in
+              .sqlite and leaves the JSON file as it is. Several apps may share one
+              database: each one's changes show in the others by themselves. An item
+              that another app changed since this one read it is never saved over:
+              the change fails, both are kept. A file with a field this version does
+              not know is refused. A save that fails (a full disk, a file-size limit)
+              shows its error and keeps the change in memory; the next save that
+              succeeds writes it.
 
             EXIT STATUS:
               0    success

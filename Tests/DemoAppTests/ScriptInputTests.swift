@@ -77,7 +77,8 @@ struct ScriptInputTests {
       "render\n", arguments: ["todo", "--store", "/nonexistent-pomvvm/\u{1B}[31m\u{7}/t.json"])
     #expect(transcript.status == 1)
     #expect(transcript.error.hasPrefix("error: "))
-    #expect(transcript.error.contains("/nonexistent-pomvvm/\\u{1B}[31m\\u{07}/t.json"))
+    // The database that `t.json` moves into.
+    #expect(transcript.error.contains("/nonexistent-pomvvm/\\u{1B}[31m\\u{07}/t.sqlite"))
     #expect(transcript.error.filter { $0 == "\n" }.count == 1, "one line: \(transcript.error)")
     #expect(!transcript.error.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
   }

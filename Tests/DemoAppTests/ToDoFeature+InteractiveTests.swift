@@ -361,7 +361,7 @@ struct ToDoFrameTests {
       .appendingPathComponent("pomvvm-todo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("t.json")
+    let url = directory.appendingPathComponent("t.sqlite")
     let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
     try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
     #expect(feature.handle(.character("d")) == .continue)

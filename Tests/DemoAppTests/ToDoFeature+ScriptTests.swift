@@ -2,8 +2,8 @@ import DemoApp
 import Testing
 
 private let listUsage =
-  "add [TITLE], delete N, open N, edit N, toggle N, filter WHICH, wait DURATION, undo, redo, render, graph [dot], "
-  + "trace on|off, help, quit"
+  "add [TITLE], delete N, open N, edit N, toggle N, filter WHICH, wait DURATION, refresh, undo, redo, "
+  + "render, graph [dot], trace on|off, help, quit"
 private let detailUsage =
   "title TEXT, delete, back, undo, redo, render, graph [dot], trace on|off, help, quit"
 
@@ -310,6 +310,7 @@ struct ToDoScriptTests {
               toggle N       mark row N done or not; done items sort last 1s after
               filter WHICH   show all items, the active ones (not done), or the completed
               wait DURATION  let time pass (virtual in a script): 300ms, 1s
+              refresh        take in the changes other processes saved to the --store database
               undo           take back the last change
               redo           make the change taken back last again
               render         print the screen

@@ -1,6 +1,8 @@
 import DemoApp
 import Foundation
+import POMVVM
 import Testing
+import ToDo
 
 /// The to-do list's store file, as the store writes it.
 private func storeFile(_ items: [(id: Int, title: String)], next: Int? = nil) -> String {
@@ -13,6 +15,15 @@ private func storeFile(_ items: [(id: Int, title: String)], next: Int? = nil) ->
   guard let next else { return array }
   // A list that has added an item keeps the store's sequence beside it.
   return "{\n  \"elements\" : \(array),\n  \"nextSequenceNumber\" : \(next)\n}"
+}
+
+/// The list that `--store url` keeps, read from its database and written
+/// out as the JSON store file the list kept before (``storeFile(_:next:)``).
+@MainActor
+private func saved(_ url: URL) throws -> String {
+  let store = try Store<ToDoItem>(database: ToDoFeature.storeFiles(for: url).database)
+  let next = store.nextSequenceNumber
+  return storeFile(store.items.map { ($0.id, $0.title) }, next: next > 1 ? next : nil)
 }
 
 /// Undo and redo on the to-do screens, in script mode, in memory and with
@@ -152,7 +163,7 @@ struct ToDoUndoTests {
         == Transcript(status: 1, output: "", error: "error: nothing to undo\n"),
       "the sample items of a new file are not a change to undo")
     #expect(
-      try String(contentsOf: url, encoding: .utf8)
+      try saved(url)
         == storeFile([(1, "Buy milk"), (2, "ToDo Item 2")], next: 4))
 
     #expect(
@@ -173,7 +184,7 @@ struct ToDoUndoTests {
             """,
           error: "error: nothing to undo\nerror: nothing to redo\n"))
     #expect(
-      try String(contentsOf: url, encoding: .utf8)
+      try saved(url)
         == storeFile([(1, "Buy milk"), (2, "ToDo Item 2")], next: 5))
 
     #expect(

@@ -26,8 +26,19 @@ private func storeFile(_ items: [(id: Int, title: String)], next: Int? = nil) ->
   return "{\n  \"elements\" : \(array),\n  \"nextSequenceNumber\" : \(next)\n}"
 }
 
+/// What the list keeps for `--store url`: its database, written out as
+/// the JSON store file that the list kept before it moved to a database
+/// (``storeFile(_:next:)``), or, where no database was made, the file's own
+/// text.
+@MainActor
 private func contents(of url: URL) throws -> String {
-  try String(contentsOf: url, encoding: .utf8)
+  let database = ToDoFeature.storeFiles(for: url).database
+  guard FileManager.default.fileExists(atPath: database.path) else {
+    return try String(contentsOf: url, encoding: .utf8)
+  }
+  let store = try Store<ToDoItem>(database: database)
+  let next = store.nextSequenceNumber
+  return storeFile(store.items.map { ($0.id, $0.title) }, next: next > 1 ? next : nil)
 }
 
 /// Makes a file read-only, or writable again: the store refuses to replace
@@ -119,16 +130,24 @@ struct ToDoFeatureTests {
         == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2"), (4, "ToDo Item 4")], next: 5))
   }
 
-  @Test func aFileOfAnEarlierVersionLoadsAndItsIdsAreNotReused() async throws {
+  /// A JSON store file of an earlier version moves into a database on the
+  /// first run, and stays as it was.
+  @Test func aFileOfAnEarlierVersionMovesIntoADatabaseAndItsIdsAreNotReused() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("todo.json")
-    try storeFile([(1, "one"), (7, "seven")]).write(to: url, atomically: false, encoding: .utf8)
+    let earlier = storeFile([(1, "one"), (7, "seven")])
+    try earlier.write(to: url, atomically: false, encoding: .utf8)
     #expect(
       await runScript("add", arguments: ["todo", "--quiet", "--store", url.path])
         == Transcript(status: 0, output: ""))
     #expect(
       try contents(of: url) == storeFile([(1, "one"), (7, "seven"), (8, "ToDo Item 8")], next: 9))
+    #expect(try String(contentsOf: url, encoding: .utf8) == earlier)
+    #expect(
+      await runScript("render", arguments: ["todo", "--store", url.path]).output.contains(
+        "3. ToDo Item 8"),
+      "a later run opens the database, not the JSON file")
   }
 
   @Test func aStoreFileThatIsNotAValidStoreStopsTheAppAndIsLeftUntouched() async throws {
@@ -181,19 +200,19 @@ struct ToDoFeatureTests {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("missing/todo.json")
+    let database = ToDoFeature.storeFiles(for: url).database
     #expect(
       await runScript("render", arguments: ["todo", "--store", url.path])
         == Transcript(
           status: 1, output: "",
-          error: "error: cannot save \(url.path): cannot create a temporary file in "
-            + "\(url.deletingLastPathComponent().path): No such file or directory; "
+          error: "error: cannot save \(database.path): unable to open database file; "
             + "the file on disk was not changed\n"))
   }
 
   @Test func aChangeThatCannotBeSavedIsAnErrorAndTheScreenSaysSo() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("todo.json")
+    let url = directory.appendingPathComponent("todo.sqlite")
     let arguments = ["todo", "--store", url.path]
     #expect(await runScript("", arguments: arguments) == Transcript(status: 0, output: ""))
     let saved = try contents(of: url)
@@ -260,7 +279,7 @@ struct ToDoFeatureTests {
   @Test func theNextSaveThatSucceedsWritesEverythingAndClearsTheError() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("todo.json")
+    let url = directory.appendingPathComponent("todo.sqlite")
     let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
     try setReadOnly(url, true)
     #expect(throws: ScriptError("the change was made but not saved: \(readOnlyFailure(url))")) {
@@ -353,20 +372,49 @@ struct ToDoFeatureTests {
     #expect(try contents(of: url) == storeFile([(Int.max, "last"), (1, "ToDo Item 1")]))
   }
 
-  @Test func aStoreFileThatAnotherRunHasOpenIsRefused() async throws {
+  /// A list kept in a database takes in another store's commit by itself,
+  /// without a command or a key, and the terminal wakes to draw it; a list
+  /// kept in memory has nothing to watch.
+  @Test func anotherStoresCommitArrivesInTheListByItself() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("todo.json")
+    let url = directory.appendingPathComponent("todo.sqlite")
+    let feature = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
+    #expect(feature.watchesForOutsideChanges)
+    #expect(try !ToDoFeature(environment: FeatureEnvironment()).watchesForOutsideChanges)
+    let other = try Store<ToDoItem>(database: url)
+    await withCheckedContinuation { (arrived: CheckedContinuation<Void, Never>) in
+      var waiting: Subscription?
+      waiting = feature.list.store.items.observeChanges { _ in
+        waiting?.cancel()
+        waiting = nil
+        arrived.resume()
+      }
+      other.items.append(ToDoItem(id: 9, title: "from another store"))
+      other.flush()
+    }
+    #expect(feature.lines.contains("  3. from another store"))
+  }
+
+  /// Two runs may keep the same database open: what one saves reaches the
+  /// other when it next looks.
+  @Test func aSecondRunOnTheSameDatabaseSharesIt() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("todo.sqlite")
     let other = try ToDoFeature(environment: FeatureEnvironment(storeURL: url))
-    let saved = try contents(of: url)
     #expect(
-      await runScript("add", arguments: ["todo", "--store", url.path])
-        == Transcript(
-          status: 1, output: "",
-          error: "error: cannot use \(url.path): another store has it open, in this process "
-            + "or another; close that one first; the file was left untouched\n"))
-    #expect(try contents(of: url) == saved)
-    withExtendedLifetime(other) {}
+      await runScript("add", arguments: ["todo", "--quiet", "--store", url.path])
+        == Transcript(status: 0, output: ""))
+    await other.settle()
+    #expect(
+      other.lines == [
+        "To-do (3 of 10, add: enabled)", "  1. ToDo Item 1", "  2. ToDo Item 2",
+        "  3. ToDo Item 3", "Last change: insert [2]",
+      ])
+    #expect(
+      try contents(of: url)
+        == storeFile([(1, "ToDo Item 1"), (2, "ToDo Item 2"), (3, "ToDo Item 3")], next: 4))
   }
 
   /// Interactive changes are saved in the background; `finish()`, which

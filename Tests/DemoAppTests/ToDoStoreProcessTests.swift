@@ -1,3 +1,4 @@
+import DemoApp
 import Foundation
 import POMVVM
 import TestSupport
@@ -16,30 +17,35 @@ private func version(of title: String) -> Int? {
   return Int(title.dropFirst().prefix { $0 != " " })
 }
 
-/// The items of a to-do store file, in either of its shapes: the array of
-/// items, or the object that keeps the id sequence beside them.
-private func decodeItems(_ data: Data) throws -> [ToDoItem] {
-  struct Sequenced: Decodable {
-    var elements: [ToDoItem]
-    var nextSequenceNumber: Int
-  }
-  if let sequenced = try? JSONDecoder().decode(Sequenced.self, from: data) {
-    return sequenced.elements
-  }
-  return try JSONDecoder().decode([ToDoItem].self, from: data)
+/// The items of the to-do list that `--store url` keeps, read from its
+/// database by a store of this process.
+@MainActor
+private func savedItems(_ url: URL) throws -> [ToDoItem] {
+  Array(try Store<ToDoItem>(database: ToDoFeature.storeFiles(for: url).database).items)
 }
 
-/// `pomvvm-demo` editing a store file in script mode, in a process of its
-/// own: killed at random moments, and holding the file against a second
-/// store.
+/// The size and modification time of a file and its write-ahead log: they
+/// change when a commit is written.
+private func fingerprint(_ database: URL) -> [Int] {
+  [database.path, database.path + "-wal"].flatMap { path -> [Int] in
+    var status = stat()
+    guard stat(path, &status) == 0 else { return [-1] }
+    return [Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+  }
+}
+
+/// `pomvvm-demo` keeping its list in a database, in a process of its own:
+/// killed at random moments, sharing the database with another process,
+/// and moving a JSON store file into it.
 @Suite("To-do store across processes")
 struct ToDoStoreProcessTests {
   /// A child process that saves the store after every command, killed at
   /// random moments after its first save, never leaves a torn store.
   ///
-  /// The kill is `SIGKILL`, which no handler sees. The file is always a complete store — the one before the child started, or a newer
-  /// one — never torn, empty or missing, and killed saves leave no
-  /// temporary files behind once a store opens the file again.
+  /// The kill is `SIGKILL`, which no handler sees. The first child moves
+  /// a JSON store file into the database; the database is then always a
+  /// complete list — the one before the child started, or a newer one —
+  /// never torn or older, and the JSON file stays as it was.
   @Test func aStoreEditedByAProcessKilledAtRandomMomentsIsAlwaysComplete() async throws {
     let executable = try #require(demoExecutable, "build pomvvm-demo first")
     let directory = FileManager.default.temporaryDirectory
@@ -47,15 +53,17 @@ struct ToDoStoreProcessTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("todo.json")
+    let database = ToDoFeature.storeFiles(for: url).database
     let seed = UInt64.random(in: 0...UInt64.max)
     var random = SplitMix64(seed: seed)
     let padding = String(repeating: "x", count: 3_000)
-    // Ten items of about 3 kB each: a save writes some 30 kB.
+    // Ten items of about 3 kB each.
     let initial = (1...10).map { ToDoItem(id: $0, title: "v0 \(padding)") }
-    try JSONEncoder().encode(initial).write(to: url)
+    let json = try JSONEncoder().encode(initial)
+    try json.write(to: url)
 
     var newest = 0
-    var previous = try Data(contentsOf: url)
+    var previous = initial
     var kills = 0
     for round in 1...24 {
       // Every title names its version; versions grow through the run.
@@ -69,7 +77,7 @@ struct ToDoStoreProcessTests {
       try script.write(to: scriptFile, atomically: false, encoding: .utf8)
 
       let pause = UInt32.random(in: 0...120_000, using: &random)
-      let before = previous
+      let before = fingerprint(database)
       let killed = try await blocking {
         let child = Process()
         child.executableURL = executable
@@ -78,12 +86,11 @@ struct ToDoStoreProcessTests {
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         try child.run()
-        // The moment is counted from the child's first save of the round:
-        // how long it takes to start and save depends on the machine's
-        // load (under a sanitizer on a busy machine, longer than the
-        // longest pause), and a kill before it tests nothing.
+        // The moment is counted from the child's first commit of the
+        // round: how long it takes to start depends on the machine's load,
+        // and a kill before it tests nothing.
         let started = Date()
-        while child.isRunning, (try? Data(contentsOf: url)) == before,
+        while child.isRunning, fingerprint(database) == before,
           Date().timeIntervalSince(started) < 60
         {
           usleep(500)
@@ -101,74 +108,91 @@ struct ToDoStoreProcessTests {
       }
 
       let context = Comment(rawValue: "round \(round), seed \(seed)")
-      let data = try Data(contentsOf: url)
-      let items = try #require(
-        try? decodeItems(data),
-        "not a complete store file (\(data.count) bytes); \(context)")
+      let items = try await MainActor.run { try savedItems(url) }
       #expect(items.map(\.id) == Array(1...10), context)
       let versions = items.compactMap { version(of: $0.title) }
       #expect(versions.count == 10, context)
       let latest = versions.max() ?? 0
       #expect(
-        latest > newest || (latest == newest && data == previous),
+        latest > newest || (latest == newest && items == previous),
         "older than the store before this round; \(context)")
       newest = latest
-      previous = data
+      previous = items
     }
     #expect(kills > 0, "no child was killed mid-run: the rounds are too short")
     #expect(newest > 0, "no child saved anything: the kills came too early")
-
-    // A store that opens the file removes what the killed saves left.
-    _ = try await MainActor.run { try Store.toDoList(contentsOf: url).items.count }
-    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-      .filter { !$0.hasPrefix("script-") }
-    #expect(left == ["todo.json"])
+    #expect(try Data(contentsOf: url) == json, "the JSON file was moved, not changed")
   }
 
-  /// A second `pomvvm-demo` on the same file would overwrite the first
-  /// one's changes; the store refuses it while the first has it open.
-  @Test func aStoreFileOpenInAnotherProcessIsRefused() async throws {
+  /// Two processes keep the same database open: what one saves reaches
+  /// the other's list, both ways — here `pomvvm-demo` in script mode, where
+  /// every command takes in what other processes saved (`refresh` alone
+  /// does just that), and a store of this process.
+  @Test func twoProcessesOnOneDatabaseSeeEachOthersChanges() async throws {
     let executable = try #require(demoExecutable, "build pomvvm-demo first")
     let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("pomvvm-lock-\(UUID().uuidString)")
+      .appendingPathComponent("pomvvm-shared-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("todo.json")
+    let url = directory.appendingPathComponent("todo.sqlite")
+    // The database exists before the child starts, so that the two do not
+    // make it at once.
+    let store = try await MainActor.run {
+      let store = try Store<ToDoItem>(database: url)
+      store.items.append(contentsOf: [ToDoItem(id: 1, title: "one"), ToDoItem(id: 2, title: "two")])
+      store.flush()
+      return store
+    }
 
     let input = Pipe()
+    let output = Pipe()
     let child = Process()
     child.executableURL = executable
     child.arguments = ["todo", "--script", "--quiet", "--store", url.path]
     child.standardInput = input
-    child.standardOutput = FileHandle.nullDevice
+    child.standardOutput = output
     child.standardError = FileHandle.nullDevice
     try child.run()
     defer {
       if child.isRunning { kill(child.processIdentifier, SIGKILL) }
       child.waitUntilExit()
     }
-    // The child creates the file with its two sample items, locked before
-    // it is in place; then it waits for commands.
+    // The child adds an item; this process's store sees it arrive.
+    input.fileHandleForWriting.write(Data("add from the child\n".utf8))
     let deadline = ContinuousClock.now + .seconds(20)
-    while !FileManager.default.fileExists(atPath: url.path) && child.isRunning
-      && ContinuousClock.now < deadline
-    {
-      try await Task.sleep(for: .milliseconds(5))
+    while await MainActor.run(body: { store.items.count < 3 }) && ContinuousClock.now < deadline {
+      await store.refresh()
     }
-    try #require(FileManager.default.fileExists(atPath: url.path), "the child made no file")
-    _ = await MainActor.run {
-      #expect(
-        throws: StoreError(
-          .inUse, path: url.path,
-          reason: "another store has it open, in this process or another; close that one first")
-      ) { _ = try Store<ToDoItem>(contentsOf: url) }
+    let titles = await MainActor.run { store.items.map(\.title) }
+    #expect(titles == ["one", "two", "from the child"])
+    await MainActor.run {
+      store.items.append(ToDoItem(id: 100, title: "from the test"))
+      store.items.remove(at: 0)
+      store.flush()
+      #expect(store.saveError.value == nil)
     }
-    input.fileHandleForWriting.write(Data("add\nquit\n".utf8))
+
+    input.fileHandleForWriting.write(Data("refresh\nrender\nadd after both\nquit\n".utf8))
     try input.fileHandleForWriting.close()
-    try await blocking { child.waitUntilExit() }
+    let reading = output.fileHandleForReading.fileDescriptor
+    let second = try await blocking { () -> String in
+      let text = readOutput(of: reading, until: "\u{0}")
+      child.waitUntilExit()
+      return text
+    }
     #expect(child.terminationStatus == 0)
-    let count = try await MainActor.run { try Store<ToDoItem>(contentsOf: url).items.count }
-    #expect(count == 3)
+    #expect(
+      second == """
+        To-do (3 of 10, add: enabled)
+          1. two
+          2. from the child
+          3. from the test
+        Last change: remove [0], insert [2]
+
+        """)
+    await store.refresh()
+    let after = await MainActor.run { store.items.map(\.title) }
+    #expect(after == ["two", "from the child", "from the test", "after both"])
   }
 
   /// `SIGTERM` ends an interactive `pomvvm-demo` with a change whose
@@ -208,22 +232,30 @@ struct ToDoStoreProcessTests {
     try await blocking { child.waitUntilExit() }
     #expect(child.terminationReason == .uncaughtSignal)
     #expect(child.terminationStatus == signal)
-    let items = try decodeItems(Data(contentsOf: url))
+    let items = try await MainActor.run { try savedItems(url) }
     #expect(items.map(\.title) == ["ToDo Item 1", "ToDo Item 2", "ToDo Item 3"])
   }
 
-  /// A file that another program rewrites in place (as `echo … > file`
-  /// does) while `pomvvm-demo` has it open is never saved over: the command
-  /// whose save is refused fails with an `error:` line, and the other
-  /// program's contents stay.
-  @Test func aStoreFileRewrittenInPlaceByAnotherProgramIsNotOverwritten() async throws {
+  /// An item that another process changed since this one last read it is
+  /// never saved over: the command whose save is refused fails with the
+  /// store's conflict error, and the other process's value stays.
+  ///
+  /// The child reads its commands from a pipe, so it takes in other
+  /// processes' commits between commands only: the test's change to item
+  /// 1 lands after `open 1` and before `title ours`.
+  @Test func anItemAnotherProcessChangedIsNotSavedOver() async throws {
     let executable = try #require(demoExecutable, "build pomvvm-demo first")
     let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("pomvvm-inplace-\(UUID().uuidString)")
+      .appendingPathComponent("pomvvm-conflict-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("todo.json")
-    try Data(#"[{"id":1,"title":"mine"}]"#.utf8).write(to: url)
+    let url = directory.appendingPathComponent("todo.sqlite")
+    let store = try await MainActor.run {
+      let store = try Store<ToDoItem>(database: url)
+      store.items.append(ToDoItem(id: 1, title: "mine"))
+      store.flush()
+      return store
+    }
 
     let input = Pipe()
     let errors = Pipe()
@@ -238,38 +270,33 @@ struct ToDoStoreProcessTests {
       if child.isRunning { kill(child.processIdentifier, SIGKILL) }
       child.waitUntilExit()
     }
-    input.fileHandleForWriting.write(Data("add one\n".utf8))
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !(try String(decoding: Data(contentsOf: url), as: UTF8.self)).contains("one")
-      && ContinuousClock.now < deadline
-    {
-      try await Task.sleep(for: .milliseconds(5))
+    // An unknown command's error line says when `open 1` is done.
+    input.fileHandleForWriting.write(Data("open 1\nsync\n".utf8))
+    let reading = errors.fileHandleForReading.fileDescriptor
+    let refused = try await blocking { readOutput(of: reading, until: "\n") }
+    try #require(refused.hasPrefix("error: unknown command 'sync'"), "\(refused)")
+    await MainActor.run {
+      store.items.update(ToDoItem(id: 1, title: "theirs"))
+      store.flush()
     }
-    let external = #"[{"id":7,"title":"EXTERNAL-INPLACE"}]"#
-    let handle = try FileHandle(forUpdating: url)
-    try handle.truncate(atOffset: 0)
-    try handle.write(contentsOf: Data(external.utf8))
-    try handle.close()
 
-    input.fileHandleForWriting.write(Data("add two\n".utf8))
+    input.fileHandleForWriting.write(Data("title ours\n".utf8))
     try input.fileHandleForWriting.close()
-    let message = try await blocking { () -> Data in
-      let message = errors.fileHandleForReading.readDataToEndOfFile()
+    let text = try await blocking { () -> String in
+      let text = readOutput(of: reading, until: "\u{0}")
       child.waitUntilExit()
-      return message
+      return text
     }
     #expect(child.terminationStatus == 1)
-    #expect(
-      String(decoding: message, as: UTF8.self)
-        == "error: the change was made but not saved: cannot save \(url.path): another program "
-        + "changed its contents after this store saved it; neither its contents nor this store's "
-        + "changes were lost: the file was left as it is, and the changes stay in memory\n")
-    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == external)
+    let conflict = StoreError(.conflict, path: url.path, reason: "")
+    #expect(text.hasPrefix("error: the change was made but not saved: cannot save \(url.path): "))
+    #expect(text.hasSuffix(conflict.description.components(separatedBy: "; ").last! + "\n"))
+    #expect(try await MainActor.run { try savedItems(url).map(\.title) } == ["theirs"])
   }
 
   /// A field that this version does not know (a newer version wrote it)
-  /// would be lost by the next save: `pomvvm-demo` refuses the file and
-  /// names the field.
+  /// would be lost: `pomvvm-demo` refuses to move the JSON file into a
+  /// database, names the field, and makes no database.
   @Test func aStoreFileWithAFieldThisVersionDoesNotKnowIsRefused() async throws {
     let executable = try #require(demoExecutable, "build pomvvm-demo first")
     let directory = FileManager.default.temporaryDirectory
@@ -290,11 +317,14 @@ struct ToDoStoreProcessTests {
         + "with the version that wrote it); the file was left untouched\n")
     #expect(run.output.isEmpty)
     #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.json"],
+      "no database was made of it")
   }
 
   /// Past a file-size limit, a save fails like one on a full disk: the
-  /// file untouched, no temporary file left, the change kept in memory and
-  /// the save's error shown — rather than `SIGXFSZ` killing the app.
+  /// database keeps what it held, the change is kept in memory and the
+  /// save's error shown — rather than `SIGXFSZ` killing the app.
   @Test(
     .disabled(
       if: ProcessInfo.processInfo.environment["POMVVM_SANITIZER"] == "thread",
@@ -305,27 +335,30 @@ struct ToDoStoreProcessTests {
       .appendingPathComponent("pomvvm-fsize-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("todo.json")
-    let contents = #"[{"id":1,"title":"a"}]"#
-    try Data(contents.utf8).write(to: url)
+    let url = directory.appendingPathComponent("todo.sqlite")
+    try await MainActor.run {
+      let store = try Store<ToDoItem>(database: url)
+      store.items.append(ToDoItem(id: 1, title: "a"))
+      store.flush()
+    }
 
-    // `ulimit -f 1` allows 512 or 1,024 bytes, depending on the shell.
-    let title = String(repeating: "x", count: 3_000)
+    // `ulimit -f 256` allows 128 or 256 kB, depending on the shell: room
+    // for the database and its shared-memory index, not for this title.
+    let title = String(repeating: "x", count: 600_000)
     let run = try await runDemoProcess(
       URL(fileURLWithPath: "/bin/sh"),
       arguments: [
-        "-c", #"ulimit -f 1 && exec "$0" todo --script --quiet --store "$1""#, executable.path,
+        "-c", #"ulimit -f 256 && exec "$0" todo --script --quiet --store "$1""#, executable.path,
         url.path,
       ],
       input: Data("add \(title)\nrender\n".utf8))
     #expect(run.status == 1)
+    let error = String(decoding: run.error, as: UTF8.self)
     #expect(
-      String(decoding: run.error, as: UTF8.self)
-        == "error: the change was made but not saved: cannot save \(url.path): writing it "
-        + "failed: File too large; the file on disk was not changed\n")
+      error.hasPrefix("error: the change was made but not saved: cannot save \(url.path): ")
+        && error.hasSuffix("; the file on disk was not changed\n"), "\(error)")
     #expect(String(decoding: run.output, as: UTF8.self).contains("2. \(title.prefix(40))"))
-    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == contents)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.json"])
+    #expect(try await MainActor.run { try savedItems(url).map(\.title) } == ["a"])
   }
 
   /// A store file with a second name (a hard link) is refused: a save would

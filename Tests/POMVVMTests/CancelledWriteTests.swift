@@ -1,4 +1,5 @@
 import POMVVM
+import POMVVMTesting
 import Testing
 
 @MainActor
@@ -269,6 +270,247 @@ struct CancelledWriteTests {
     #expect(loaded.value == .loaded(1))
     #expect(machine.state.value == false)
     #expect(Self.refusals(in: reports).count == 1)
+  }
+}
+
+// MARK: - An operation that cancels itself (issue 49, item 1)
+
+@MainActor
+@Suite("Operations that cancel themselves")
+struct SelfCancellationTests {
+  private static func refusals(in reports: [String]) -> [String] {
+    reports.filter { $0.contains("was cancelled, and a cancelled operation changes nothing more") }
+  }
+
+  /// The issue's example: a timer's last act cancels the effects and pops.
+  @Test func anOperationThatCancelsItselfAndPopsPopsAndTellsTheObservers() async {
+    let path = StackPath<Int>([1, 2])
+    var told: [[Int]] = []
+    let token = path.observeChanges { told.append($0.map(\.screen)) }
+    let effects = Effects()
+    var popped: Bool?
+    let reports = await Diagnostics.capturing {
+      effects.run(id: "tick") {
+        effects.cancelAll()
+        popped = path.pop()
+      }
+      await effects.waitUntilIdle()
+    }
+    #expect(path.screens == [1])
+    #expect(told == [[1]])
+    #expect(popped == true)
+    #expect(reports.isEmpty)
+    withExtendedLifetime(token) {}
+  }
+
+  /// TCA's search: the debounce's last act cancels the debounce by id and
+  /// starts the search.
+  @Test func aDebounceThatCancelsItselfByIdStartsItsSearch() async {
+    let clock = ManualClock()
+    let effects = Effects()
+    let search = Load<String>()
+    var statuses: [LoadStatus<String>] = []
+    let token = search.observeChanges { statuses.append($0) }
+    func searchQueryChangeDebounced() {
+      effects.cancel(id: "searchDebounce")
+      search.start { "found" }
+    }
+    let reports = await Diagnostics.capturing {
+      effects.run(id: "searchDebounce") {
+        try await clock.sleep(for: .milliseconds(300))
+        searchQueryChangeDebounced()
+      }
+      await clock.advance(by: .milliseconds(300))
+      await effects.waitUntilIdle()
+      await search.waitUntilFinished()
+    }
+    #expect(statuses == [.loading, .loaded("found")])
+    #expect(reports.isEmpty)
+    withExtendedLifetime(token) {}
+  }
+
+  @MainActor
+  final class Meeting: ViewModel, Dismissible {
+    let effects = Effects()
+    var seconds = 0
+    var dismissed: Bool?
+
+    /// SyncUps' meeting timer: the last tick ends the meeting.
+    func start(clock: ManualClock, ticks: Int) {
+      effects.timer(id: "meeting", every: .seconds(1), clock: clock) { [weak self] in
+        guard let self else { return }
+        seconds += 1
+        if seconds == ticks {
+          effects.cancelAll()
+          dismissed = dismiss()
+        }
+      }
+    }
+  }
+
+  @Test func aTimersLastTickThatCancelsItAndPopsItsScreenEndsTheMeeting() async {
+    let clock = ManualClock()
+    let path = StackPath<Meeting>()
+    let navigation = HeadlessNavigationStack(path)
+    let meeting = Meeting()
+    path.push(meeting)
+    var told: [Int] = []
+    let token = path.observeChanges { told.append($0.count) }
+    meeting.start(clock: clock, ticks: 3)
+    let reports = await Diagnostics.capturing {
+      await clock.advance(by: .seconds(5))
+      await meeting.effects.waitUntilIdle()
+    }
+    #expect(meeting.seconds == 3)
+    #expect(meeting.dismissed == true)
+    #expect(path.isEmpty && told == [0])
+    #expect(navigation.shown == path.ids && navigation.violations.isEmpty)
+    #expect(reports.isEmpty)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func aTimersLastTickThatCancelsItAndDismissesItsSheetEndsTheMeeting() async {
+    let clock = ManualClock()
+    let sheet = Presentation<Meeting>()
+    let presenter = HeadlessPresenter(sheet)
+    let meeting = Meeting()
+    sheet.present(meeting)
+    var told: [Bool] = []
+    let token = sheet.observeChanges { told.append($0 != nil) }
+    meeting.start(clock: clock, ticks: 2)
+    let reports = await Diagnostics.capturing {
+      await clock.advance(by: .seconds(5))
+      await meeting.effects.waitUntilIdle()
+    }
+    #expect(meeting.dismissed == true)
+    #expect(sheet.destination == nil && told == [false])
+    #expect(!presenter.isShowing && presenter.violations.isEmpty)
+    #expect(reports.isEmpty)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func anOperationThatCancelsItselfIsRefusedOnceItHasSuspended() async {
+    let effects = Effects()
+    let cell = Observable(0)
+    let path = StackPath<Int>()
+    let reports = await Diagnostics.capturing {
+      effects.run(id: "once") {
+        effects.cancel(id: "once")
+        cell.value = 1
+        path.push(1)
+        await Task.yield()
+        cell.value = 2
+        path.push(2)
+      }
+      await effects.waitUntilIdle()
+    }
+    #expect(cell.value == 1)
+    #expect(path.screens == [1])
+    #expect(Self.refusals(in: reports).count == 1)
+  }
+
+  @Test func anOperationCancelledBySomeoneElseStillChangesNothing() async {
+    let clock = ManualClock()
+    let effects = Effects()
+    let other = Effects()
+    let cell = Observable(0)
+    let reports = await Diagnostics.capturing {
+      effects.run(id: "victim") {
+        try? await clock.sleep(for: .seconds(1))
+        cell.value = 1
+      }
+      // Another operation cancels it: that one cancelled itself no more
+      // than the test did.
+      other.run(id: "canceller") { effects.cancelAll() }
+      await other.waitUntilIdle()
+      await effects.waitUntilIdle()
+    }
+    #expect(cell.value == 0)
+    #expect(Self.refusals(in: reports).count == 1)
+  }
+
+  enum Action: Equatable {
+    case delete
+  }
+
+  /// A navigation change of an operation that someone else cancelled is
+  /// refused whole: nothing changes, no one is told, the call says so.
+  @Test func aNavigationChangeOfACancelledOperationIsRefusedWholeAndSaysSo() async {
+    struct Item: Identifiable, Equatable {
+      var id: Int
+    }
+    let items = ObservableArray([Item(id: 1)])
+    let path = StackPath<Int>([1, 2])
+    let sheet = Presentation<AlertState<Action>>()
+    let alert = AlertState<Action>(
+      title: "Delete?", buttons: [.destructive("Delete", action: .delete), .cancel()])
+    sheet.present(alert)
+    let ids = path.ids
+    var toldPath = 0
+    var toldSheet = 0
+    let tokens = [
+      path.observeChanges { _ in toldPath += 1 },
+      sheet.observeChanges { _ in toldSheet += 1 },
+    ]
+    let effects = Effects()
+    var answers: [String] = []
+    let reports = await Diagnostics.capturingReports {
+      effects.run(id: "late") {
+        let pushed = path.push(3)
+        answers.append("push \(path[id: pushed] == nil ? "refused" : "taken")")
+        answers.append("tied push \(path.push(4, tiedTo: items.cell(for: 1)!) == nil)")
+        answers.append("pop \(path.pop())")
+        answers.append("pop from \(path.pop(from: ids[0]))")
+        answers.append("pop to \(path.pop(to: ids[0]))")
+        answers.append("pop to root \(path.popToRoot())")
+        answers.append("replace \(path.replace(with: [7]))")
+        answers.append("set ids \(path.setIDs([]))")
+        path.ids = []
+        answers.append("dismiss \(sheet.dismiss())")
+        answers.append("answer \(String(describing: sheet.answer(alert.buttons[0])))")
+        answers.append("present \(sheet.present(alert))")
+        answers.append("tied present \(sheet.present(alert, tiedTo: items.cell(for: 1)!))")
+        sheet.destination = nil
+      }
+      effects.cancel(id: "late")
+      await effects.waitUntilIdle()
+    }
+    #expect(
+      answers == [
+        "push refused", "tied push true", "pop false", "pop from false", "pop to false",
+        "pop to root false", "replace false", "set ids false", "dismiss false", "answer nil",
+        "present false", "tied present false",
+      ])
+    #expect(path.ids == ids && path.screens == [1, 2])
+    #expect(sheet.destination == alert)
+    #expect(toldPath == 0 && toldSheet == 0)
+    #expect(reports.count == 1)
+    #expect(
+      reports.first?.message.hasPrefix(
+        "StackPath<Int> (made at POMVVMTests/CancelledWriteTests.swift:") == true,
+      "\(reports)")
+    #expect(reports.first?.message.contains(#"refused a push: effect "late""#) == true)
+    withExtendedLifetime(tokens) {}
+  }
+
+  @MainActor
+  final class Child: ViewModel, Dismissible {}
+
+  @Test func aViewModelThatDismissesItselfFromACancelledOperationIsRefusedAndSaysSo() async {
+    let path = StackPath<Child>()
+    let child = Child()
+    path.push(child)
+    let effects = Effects()
+    var dismissed: Bool?
+    let reports = await Diagnostics.capturing {
+      effects.run(id: "close") { dismissed = child.dismiss() }
+      effects.cancelAll()
+      await effects.waitUntilIdle()
+    }
+    #expect(dismissed == false)
+    #expect(path.count == 1)
+    #expect(reports.count == 1, "the refusal only, not \"no stack shows it\": \(reports)")
+    #expect(reports.first?.contains("refused a pop") == true)
   }
 }
 

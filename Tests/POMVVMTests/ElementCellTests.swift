@@ -274,6 +274,26 @@ struct ElementCellTests {
     withExtendedLifetime(cell) {}
   }
 
+  @Test func aDetachmentSubscriptionFiresThoughNothingElseHoldsTheElementCell() throws {
+    let array = Self.makeArray()
+    let detachments = Recorder<Bool>()
+    weak var weakCell: ElementCell<TestItem>?
+    var subscription: Subscription?
+    do {
+      let cell = try #require(array.cell(for: 2))
+      weakCell = cell
+      subscription = cell.detachment.observeChanges(detachments.handler)
+    }
+    // The subscription keeps the detachment cell, which keeps the element
+    // cell that tells it.
+    #expect(weakCell != nil)
+    array.remove(id: 2)
+    #expect(detachments.events == [true])
+    #expect(subscription != nil)
+    subscription = nil
+    #expect(weakCell == nil, "released with its last subscription")
+  }
+
   @Test func aDetachmentCellMadeAgainTellsTheTruth() throws {
     let array = Self.makeArray()
     let cell = try #require(array.cell(for: 2))

@@ -7,32 +7,57 @@ struct RatioTable {
   private var baselines: [(String, String)] = []
   private(set) var misses: [String] = []
 
+  /// What a row's figures count.
+  enum Unit {
+    /// Nanoseconds.
+    case time
+    /// Bytes of heap.
+    case heapBytes
+    /// Bytes written to files.
+    case writtenBytes
+  }
+
   mutating func add(_ comparison: Comparison, kit: Double, baseline: Double?) {
-    let unit = comparison.measure
+    add(
+      comparison.path, unit: comparison.measure == .time ? .time : .heapBytes,
+      target: comparison.target, baselineName: comparison.baselineName, kit: kit,
+      baseline: baseline)
+  }
+
+  mutating func add(
+    _ path: String, unit: Unit, target: Comparison.Target, baselineName: String, kit: Double,
+    baseline: Double?
+  ) {
     let ratio = baseline.map { $0 > 0 ? kit / $0 : .infinity }
     var ratioText = ratio.map { format($0) + "×" } ?? "—"
     if let ratio, ratio > 0, ratio < 0.5 {
       ratioText += " (\(format(1 / ratio))× \(unit == .time ? "faster" : "smaller"))"
     }
-    let (targetText, met) = Self.judge(comparison.target, kit: kit, ratio: ratio)
-    if met == false { misses.append(comparison.path) }
+    let (targetText, met) = Self.judge(target, unit: unit, kit: kit, ratio: ratio)
+    if met == false { misses.append(path) }
     rows.append([
-      comparison.path, figure(kit, unit), baseline.map { figure($0, unit) } ?? "—", ratioText,
+      path, figure(kit, unit), baseline.map { figure($0, unit) } ?? "—", ratioText,
       targetText, met.map { $0 ? "ok" : "MISS" } ?? "",
     ])
-    if !comparison.baselineName.isEmpty {
-      baselines.append((comparison.path, comparison.baselineName))
+    if !baselineName.isEmpty {
+      baselines.append((path, baselineName))
     }
   }
 
+  /// Names a baseline once for several lines: the store rows' figures.
+  mutating func addBaseline(_ name: String, for path: String) {
+    baselines.append((path, name))
+  }
+
   private static func judge(
-    _ target: Comparison.Target, kit: Double, ratio: Double?
+    _ target: Comparison.Target, unit: Unit, kit: Double, ratio: Double?
   ) -> (String, Bool?) {
     switch target {
     case .ratioAtMost(let limit): ("≤ \(limit.formatted)×", ratio.map { $0 <= limit })
     case .kitFaster(let factor):
       ("≥ \(factor.formatted)× faster", ratio.map { $0 > 0 && 1 / $0 >= factor })
-    case .bytesAtMost(let limit): ("≤ \(limit.formatted) B", kit <= limit)
+    case .bytesAtMost(let limit):
+      (unit == .writtenBytes ? "≤ \(figure(limit, unit))" : "≤ \(limit.formatted) B", kit <= limit)
     case .none: ("—", nil)
     }
   }
@@ -59,9 +84,13 @@ struct RatioTable {
   }
 }
 
-func figure(_ value: Double, _ measure: Comparison.Measure) -> String {
-  switch measure {
-  case .bytes: return "\(format(value)) B"
+func figure(_ value: Double, _ unit: RatioTable.Unit) -> String {
+  switch unit {
+  case .heapBytes: return "\(format(value)) B"
+  case .writtenBytes:
+    if value >= 1_048_576 { return "\(format(value / 1_048_576)) MB" }
+    if value >= 1_024 { return "\(format(value / 1_024)) KB" }
+    return "\(format(value)) B"
   case .time:
     if value >= 1e6 { return "\(format(value / 1e6)) ms" }
     if value >= 1e3 { return "\(format(value / 1e3)) µs" }

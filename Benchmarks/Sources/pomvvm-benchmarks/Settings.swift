@@ -11,6 +11,9 @@ struct Settings {
   var batchNanoseconds = 20_000_000.0
   /// Timed batches per variant; the best one is reported.
   var rounds = 7
+  /// The sizes of the store rows: the issue's, or small ones for a smoke
+  /// run, whose store rows then take a few seconds.
+  var storeSizes = [1_000, 10_000, 100_000]
   var filter: String?
   /// Exit with status 1 if a row misses its target.
   var check = false
@@ -34,6 +37,7 @@ struct Settings {
       case "--smoke":
         settings.batchNanoseconds = 1_000_000
         settings.rounds = 3
+        settings.storeSizes = [100, 1_000]
       case "--rounds":
         guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
           usage("--rounds takes a positive whole number")
@@ -80,7 +84,8 @@ func usage(_ problem: String?) -> Never {
     usage: pomvvm-benchmarks [--smoke] [--rounds N] [--batch-ms MS] [--filter WORD] [--check]
            pomvvm-benchmarks --iterations N [--variant kit|baseline] [--filter WORD]
 
-      --smoke        1 ms batches, 3 rounds: the whole table in seconds (CI)
+      --smoke        1 ms batches, 3 rounds, store rows at n = 100 and 1,000:
+                     the whole table in seconds (CI)
       --rounds N     timed batches per variant, best kept (default 7)
       --batch-ms MS  shortest timed batch (default 20)
       --filter WORD  only the rows whose path contains WORD (=PATH: exactly PATH)

@@ -30,7 +30,12 @@ for comparison in asyncTimeComparisons where settings.wants(comparison.path) {
       kit: { Loop { _ in } }, baseline: nil),
     kit: kit, baseline: baseline)
 }
+let storeMedians = runStoreRows(settings, into: &table)
 table.print()
+if !storeMedians.isEmpty {
+  print("\nStore rows, medians of \(settings.rounds) batches (kit vs baseline):")
+  for line in storeMedians { print(line) }
+}
 blackHole(sharedSink.total)
 if settings.check && !table.misses.isEmpty {
   print("\nMissed targets: \(table.misses.joined(separator: "; "))")

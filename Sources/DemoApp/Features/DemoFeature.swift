@@ -90,6 +90,11 @@ public protocol DemoFeature: AnyObject {
   /// redraws until it is done.
   var hasPendingWork: Bool { get }
 
+  /// Whether changes may come from outside while the terminal waits for a
+  /// key (another process's, to a shared database); the terminal then
+  /// looks for them every few milliseconds, as for pending work.
+  var watchesForOutsideChanges: Bool { get }
+
   /// Finishes what must not be lost before the app exits, however the run
   /// ended: `quit`, the end of the script or of the input, Ctrl-C.
   func finish()
@@ -110,6 +115,9 @@ extension DemoFeature {
 
   /// No pending work: the feature's work is synchronous.
   public var hasPendingWork: Bool { false }
+
+  /// Nothing comes from outside: the feature's data is its own.
+  public var watchesForOutsideChanges: Bool { false }
 
   /// Nothing to finish: the feature keeps nothing that could be lost.
   public func finish() {}

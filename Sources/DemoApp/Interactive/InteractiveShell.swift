@@ -171,6 +171,8 @@ public final class InteractiveShell<Feature: DemoFeature>: TerminalApplication {
     return ["Trace of the last key:"] + steps + ["", "Graph:"] + graph
   }
 
-  /// Whether the feature's work is still under way.
-  public var hasPendingWork: Bool { feature.hasPendingWork }
+  /// Whether the feature's work is still under way, or changes may come
+  /// from outside (``DemoFeature/watchesForOutsideChanges``): the session
+  /// then wakes without a key to take them in and draw them.
+  public var hasPendingWork: Bool { feature.hasPendingWork || feature.watchesForOutsideChanges }
 }

@@ -7,7 +7,8 @@ extension ToDoFeature {
   /// List: `add [TITLE]` (at the end; without a title the view model names
   /// it `ToDo Item N`), `delete N`, `open N`, `toggle N` (done or not;
   /// completed items sort last after `wait 1s`), `filter all|active|completed`
-  /// (which rows show), rows numbered from 1 as displayed. Detail: `title TEXT` (everything after the first space,
+  /// (which rows show), `refresh` (the changes other processes saved, taken
+  /// in by ``settle()`` after every command), rows numbered from 1 as displayed. Detail: `title TEXT` (everything after the first space,
   /// exactly), `delete` (then back to the list), `back`. Both: `undo`,
   /// `redo`, saved like any other change. `edit N` on the list opens the
   /// edit sheet over it, which takes only its own commands: `title TEXT`
@@ -36,6 +37,9 @@ extension ToDoFeature {
 
   private func performOnList(_ command: ScriptCommand) throws(ScriptError) {
     switch command.word {
+    case "refresh":
+      // The runner's `settle()` takes the other processes' changes in.
+      try command.expectNoArgument()
     case "add":
       // A line that ends right after `add` (or its space) uses the default.
       let title = command.argument.flatMap { $0.isEmpty ? nil : $0 }

@@ -16,15 +16,26 @@ import ToDo
 ///
 /// ## Persistence
 ///
-/// With `--store FILE` the store is kept in `FILE`. A file that does not
-/// exist yet starts with the two sample items, like a list kept in memory;
-/// one that exists is loaded as it is. A file that cannot be read, is not a
-/// valid store file (two items with the same id, or a field this version
-/// does not know, say), holds more than 10 items, has more than one hard
-/// link, or is open in another `pomvvm-demo`, stops the feature from
-/// starting, and the file is left untouched. A file that another program
-/// changes or replaces while the feature runs is never saved over: the
-/// change's save fails, and both the file and the change are kept.
+/// With `--store FILE` the list is kept in a SQLite database
+/// (`Store(database:)`). A `FILE` that ends in `.json` names a JSON store
+/// file, as earlier versions kept: the database is the same name ending in
+/// `.sqlite`, and the first run moves the JSON file's items into it
+/// (`Store(database:importing:)`), leaving the JSON file as it was; later
+/// runs open the database. Any other `FILE` is the database itself. A
+/// database (or JSON file) that does not exist yet starts with the two
+/// sample items, like a list kept in memory. One that cannot be read, is
+/// not a valid store (a field this version does not know, say), or holds
+/// more than 10 items stops the feature from starting, and the file is
+/// left untouched.
+///
+/// Several `pomvvm-demo` processes may keep the same database open: a
+/// change saved by one arrives in the others' lists by itself, within a
+/// quarter of a second (interactively, without a key), and at once after
+/// the next script command (`refresh` takes it in and prints the screen).
+/// An item that another process changed since this one last read it is
+/// never saved over: the change's save fails with the store's conflict
+/// error, the other process's value stays in the database, and this one's
+/// in memory.
 ///
 /// In a script, every command that changes the list waits for its save,
 /// so that a save that fails is that command's error. Interactively, saves
@@ -34,14 +45,13 @@ import ToDo
 /// Ctrl-C, and when `SIGINT`, `SIGTERM` or `SIGHUP` ends the app.
 ///
 /// A save that fails keeps the change in memory (the next save that
-/// succeeds writes it) and shows `Save failed: …` under the screen; a
-/// read-only file is never replaced.
+/// succeeds writes it) and shows `Save failed: …` under the screen.
 @MainActor
 public final class ToDoFeature: DemoFeature {
   /// `todo`.
   public static let name = "todo"
 
-  /// The list is kept in the `--store` file, if one is given.
+  /// The list is kept in the `--store` database, if one is given.
   public static let keepsAStoreFile = true
 
   /// What the feature shows, for `--help`.
@@ -59,6 +69,7 @@ public final class ToDoFeature: DemoFeature {
       CommandHelp("toggle N", "mark row N done or not; done items sort last 1s after"),
       CommandHelp("filter WHICH", "show all items, the active ones (not done), or the completed"),
       CommandHelp("wait DURATION", "let time pass (virtual in a script): 300ms, 1s"),
+      CommandHelp("refresh", "take in the changes other processes saved to the --store database"),
       undoHelp, redoHelp,
     ])
 
@@ -127,22 +138,25 @@ public final class ToDoFeature: DemoFeature {
 
   /// Creates the feature on its list screen.
   ///
-  /// Without a store file, or with one that does not exist yet, the list
-  /// starts with two items added through the view model, `ToDo Item 1` and
-  /// `ToDo Item 2`.
+  /// Without a store file, or with one that does not exist yet (nor, for
+  /// a `.json` name, its database), the list starts with two items added
+  /// through the view model, `ToDo Item 1` and `ToDo Item 2`.
   ///
   /// - Parameter environment: The store file, if any.
   /// - Throws: ``FeatureError`` with the ``POMVVM/StoreError``'s message if
-  ///   the store file cannot be read, is not a valid to-do store file
-  ///   (``POMVVM/Store/toDoList(contentsOf:)``) or is in use (the file is
-  ///   left untouched), or if a new store file cannot be written.
+  ///   the database or the JSON file to move into it cannot be read or is
+  ///   not a valid to-do store (``POMVVM/Store/toDoList(database:importing:)``;
+  ///   the file is left untouched), or if a new database cannot be written.
   public init(environment: FeatureEnvironment) throws(FeatureError) {
     let store: Store<ToDoItem>
     var isNew = true
     if let url = environment.storeURL {
-      isNew = !FileManager.default.fileExists(atPath: url.path)
+      let (database, jsonFile) = Self.storeFiles(for: url)
+      isNew = !([database] + (jsonFile.map { [$0] } ?? [])).contains {
+        FileManager.default.fileExists(atPath: $0.path)
+      }
       do throws(StoreError) {
-        store = try Store.toDoList(contentsOf: url)
+        store = try Store.toDoList(database: database, importing: jsonFile)
       } catch {
         throw FeatureError(error.description)
       }
@@ -269,6 +283,27 @@ public final class ToDoFeature: DemoFeature {
   /// Whether a change is still being saved in the background; the terminal
   /// redraws until its outcome shows.
   public var hasPendingWork: Bool { list.store.isSaving || list.effects.inFlight.value > 0 }
+
+  /// Whether the list is kept in a database, whose other processes' changes
+  /// arrive while the terminal waits for a key.
+  public var watchesForOutsideChanges: Bool { list.store.fileURL != nil }
+
+  /// Takes in the changes that other processes saved to the database, so
+  /// that a script prints them after the command that follows them.
+  public func settle() async {
+    await list.store.refresh()
+  }
+
+  /// The database that `--store FILE` names, and the JSON store file to
+  /// move into it on the first run: `todo.json` is moved into
+  /// `todo.sqlite`; any name that does not end in `.json` is the database.
+  ///
+  /// - Parameter url: The `--store` file.
+  /// - Returns: The database, and the JSON file if `url` names one.
+  nonisolated public static func storeFiles(for url: URL) -> (database: URL, jsonFile: URL?) {
+    guard url.pathExtension == "json" else { return (url, nil) }
+    return (url.deletingPathExtension().appendingPathExtension("sqlite"), url)
+  }
 
   deinit {
     SignalFlush.unregister(self)

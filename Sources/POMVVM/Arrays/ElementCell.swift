@@ -128,7 +128,10 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   ///
   /// The element cell holds it weakly: it lives while you keep it — a
   /// subscription, a binding or a stored reference — and then leaves the
-  /// graph, so a detail screen that closes leaves nothing behind. While it
+  /// graph, so a detail screen that closes leaves nothing behind. It keeps
+  /// this element cell alive in turn, as a derived cell keeps its sources:
+  /// `items.cell(for: id)?.detachment.observeChanges { … }` fires when the
+  /// element goes, though nothing else holds the element cell. While it
   /// lives, every ask gives a cell onto the same state; asked for again
   /// after it was released, it is made afresh from ``isDetached``. Either
   /// way it tells the truth. (To track detachment with Observation, read
@@ -136,6 +139,8 @@ public final class ElementCell<Element: Identifiable>: _ValueList<Element>, Muta
   public var detachment: Derived<Bool> {
     if let state = _Detachments.state(of: self) { return Derived(node: state) }
     let state = Derived(array == nil)
+    // Only this element cell tells the detachment: it must live as long.
+    state._node._keep(self)
     _Detachments.set(state._node, of: self)
     return state
   }

@@ -176,6 +176,12 @@ final class _DerivedNode<Value>: _ValueList<Value> {
     _DeferredReleases.release(&held)
   }
 
+  /// Keeps `owner` alive as long as this node, without reading it: an
+  /// element cell's `detachment` keeps the element cell that tells it.
+  func _keep(_ owner: AnyObject) {
+    sources.append(owner)
+  }
+
   /// Stores a value computed by the cell's owner and tells the observers,
   /// unless the duplicate policy drops it.
   func _set(_ newValue: Value) {

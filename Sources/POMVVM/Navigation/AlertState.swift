@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An alert or a confirmation dialog as data: a title, a message and
 /// buttons with typed actions.
 ///
@@ -40,6 +42,11 @@ public struct AlertState<Action>: Identifiable {
 
   /// Creates an alert.
   ///
+  /// The alert's buttons remember the alert they were made with, so that
+  /// ``Presentation/answer(_:fileID:line:)`` takes a button of the alert
+  /// shown and refuses an equal one of an alert that is gone (a second tap
+  /// after a follow-up alert with its own Cancel replaced this one).
+  ///
   /// - Parameters:
   ///   - title: The title.
   ///   - message: The message under the title; none by default.
@@ -52,7 +59,12 @@ public struct AlertState<Action>: Identifiable {
   ) {
     self.title = title
     self.message = message
-    self.buttons = buttons
+    let number = _alertNumbers.wrappingAdd(1, ordering: .relaxed).newValue
+    self.buttons = buttons.map { button in
+      var button = button
+      button._alert = number
+      return button
+    }
     self.style = style
   }
 
@@ -68,9 +80,44 @@ public struct AlertState<Action>: Identifiable {
   /// dialog, the Escape key): the cancel button, or else an implicit
   /// "Cancel" with no action.
   public var cancelButton: ButtonState<Action> {
-    buttons.first { $0.role == .cancel } ?? .cancel()
+    if let cancel = buttons.first(where: { $0.role == .cancel }) { return cancel }
+    var implicit = ButtonState<Action>.cancel()
+    implicit._alert = buttons.first?._alert ?? 0
+    return implicit
   }
 }
+
+extension AlertState {
+  /// The alerts of `Action` that `value` is or holds in an enum case's
+  /// payload, an optional or a tuple, three levels down: what a
+  /// ``Presentation`` shows, for ``Presentation/answer(_:fileID:line:)``.
+  static func _alerts(in value: Any) -> [AlertState] {
+    var found: [AlertState] = []
+    collect(value, depth: 0, into: &found)
+    return found
+  }
+
+  private static func collect(_ value: Any, depth: Int, into found: inout [AlertState]) {
+    if let alert = value as? AlertState {
+      found.append(alert)
+      return
+    }
+    guard depth < 3, !(type(of: value) is AnyClass) else { return }
+    let mirror = Mirror(reflecting: value)
+    guard [.enum, .optional, .tuple].contains(mirror.displayStyle) else { return }
+    for child in mirror.children { collect(child.value, depth: depth + 1, into: &found) }
+  }
+
+  /// Whether the alert offers `button`: one of its buttons, or its cancel
+  /// button (which may be the platform's implicit one).
+  func _offers(_ button: ButtonState<Action>) -> Bool {
+    buttons.contains { $0._matches(button) } || cancelButton._matches(button)
+  }
+}
+
+/// The last number given to an alert made
+/// (``AlertState/init(title:message:buttons:style:)``).
+private let _alertNumbers = Atomic<UInt64>(0)
 
 extension AlertState: Equatable where Action: Equatable {}
 extension AlertState: Hashable where Action: Hashable {}

@@ -30,10 +30,16 @@ extension Dismissible {
   ///   - fileID: The file of the call, for a report; by default, the caller's.
   ///   - line: The line of the call, for a report; by default, the caller's.
   /// - Returns: `true` if a screen was closed; `false` if nothing showed
-  ///   this view model (reported to ``Diagnostics``).
+  ///   this view model (reported to ``Diagnostics``), or if the dismissal
+  ///   was refused, changing nothing, because it comes from an operation
+  ///   that was cancelled (see "All or nothing" in ``StackPath``).
   @discardableResult
   public func dismiss(fileID: StaticString = #fileID, line: UInt = #line) -> Bool {
-    if let handle = _Dismissals.handle(of: self), handle.dismiss() { return true }
+    if let handle = _Dismissals.handle(of: self) {
+      if handle.dismiss() { return true }
+      // The stack or the presentation refused it, and said so.
+      if _writesAreRefused { return false }
+    }
     Diagnostics.report(
       "dismiss() of \(_typeName(Self.self, qualified: false)) did nothing: no stack or "
         + "presentation shows it (it was never shown, or was closed already)",

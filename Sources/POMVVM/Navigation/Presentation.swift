@@ -29,6 +29,15 @@
 ///   operations, requests, feedbacks and time operators of the view models
 ///   it holds are cancelled (see "Lifetimes follow navigation" in the
 ///   navigation article).
+/// - A change is made whole or not at all. A presentation, a dismissal or
+///   an answer made by an operation that someone else cancelled (an
+///   ``Effects`` operation, a ``Load`` request, a ``StateMachine``
+///   feedback) is refused, as that operation's writes to cells are: the
+///   presentation stays exactly as it was, its observers are told nothing,
+///   the call says so (`false` or `nil`), and the first refusal of the
+///   operation is reported to ``Diagnostics``. An operation that cancels
+///   *itself* (the last tick of a timer that cancels the timer and
+///   dismisses its sheet) still changes it until it next suspends.
 ///
 /// Reads of ``destination`` register with Observation tracking.
 @MainActor
@@ -75,6 +84,7 @@ public final class Presentation<Destination>: ObservableCell {
       return _destination
     }
     set {
+      if refuses(newValue == nil ? "a dismissal" : "a presentation") { return }
       if deliveryDepth > 0 {
         pendingWrites.append(newValue)
         return
@@ -92,8 +102,14 @@ public final class Presentation<Destination>: ObservableCell {
   /// Presents `destination`, replacing whatever is presented.
   ///
   /// - Parameter destination: The destination.
-  public func present(_ destination: Destination) {
+  /// - Returns: `false`, changing nothing, if the presentation was refused
+  ///   because it comes from an operation that was cancelled (see
+  ///   "Semantics" above).
+  @discardableResult
+  public func present(_ destination: Destination) -> Bool {
+    if refuses("a presentation") { return false }
     apply(destination)
+    return true
   }
 
   /// Presents a destination that edits one element of an
@@ -102,13 +118,20 @@ public final class Presentation<Destination>: ObservableCell {
   /// dismissed, and an undo or redo that puts the element back does not
   /// present it again.
   ///
+  /// The tie is made before any observer hears of the destination, and
+  /// belongs to it alone: an observer that removes the element during that
+  /// delivery dismisses it, and a destination an observer presents then
+  /// (an alert that replaces the sheet, a nested `present(_:tiedTo:)`)
+  /// follows its own tie, or none.
+  ///
   /// - Parameters:
   ///   - destination: The destination.
   ///   - cell: The cell of the element it edits.
   ///   - fileID: The file of the call, for a report; by default, the caller's.
   ///   - line: The line of the call, for a report; by default, the caller's.
   /// - Returns: `false`, presenting nothing, if the element was removed
-  ///   already (reported to ``Diagnostics``).
+  ///   already (reported to ``Diagnostics``), or if the presentation was
+  ///   refused because it comes from an operation that was cancelled.
   @discardableResult
   public func present<Element>(
     _ destination: Destination, tiedTo cell: ElementCell<Element>,
@@ -121,23 +144,28 @@ public final class Presentation<Destination>: ObservableCell {
         fileID: fileID, line: line)
       return false
     }
-    apply(destination)
-    // An observer of the presentation may have replaced it already.
-    guard _destination != nil else { return true }
-    let presented = generation
-    // The tie keeps the cell, so that it follows the element even when
-    // the destination holds only its id.
-    tie = cell.detachment.observeChanges { [weak self, cell] detached in
-      withExtendedLifetime(cell) {}
-      guard detached, let self, self.generation == presented else { return }
-      self.apply(nil)
+    if refuses("a presentation") { return false }
+    apply(destination) { presented in
+      // The detachment cell keeps the element cell alive, so the tie
+      // follows the element even when the destination holds only its id.
+      cell.detachment.observeChanges { [weak self] detached in
+        guard detached, let self, self.generation == presented else { return }
+        self.apply(nil)
+      }
     }
     return true
   }
 
   /// Dismisses whatever is presented; with nothing presented, does nothing.
-  public func dismiss() {
+  ///
+  /// - Returns: Whether something was dismissed: `false` if nothing was
+  ///   presented, or if the dismissal was refused, changing nothing,
+  ///   because it comes from an operation that was cancelled.
+  @discardableResult
+  public func dismiss() -> Bool {
+    guard _destination != nil, !refuses("a dismissal") else { return false }
     apply(nil)
+    return true
   }
 
   /// Takes the user's answer to the alert presented: dismisses it, as the
@@ -149,10 +177,19 @@ public final class Presentation<Destination>: ObservableCell {
   /// ```
   ///
   /// A button with no action (a plain Cancel) gives `nil`: it only
-  /// dismisses. An answer that comes when nothing is presented (a second
-  /// tap on a button of an alert already gone) gives `nil` too, and is
-  /// reported to ``Diagnostics``, so a double tap on Delete never deletes
-  /// twice.
+  /// dismisses. The button must belong to the alert shown: the destination
+  /// is that ``AlertState`` (of `Action`), or holds it in an enum case's
+  /// payload, an optional or a tuple, and the alert has a button equal to
+  /// it (same label and role, and an equal action when `Action` is
+  /// `Equatable`), or it is the alert's ``AlertState/cancelButton``. A
+  /// button taken from an alert (its ``AlertState/buttons``, its cancel
+  /// button) must come from that very alert: an equal button of another
+  /// alert made with ``AlertState/init(title:message:buttons:style:)`` (the
+  /// Cancel of a follow-up alert) does not count. Any other answer gives
+  /// `nil`, changes nothing and is reported to ``Diagnostics``: a second
+  /// tap on a button of an alert already gone — dismissed, or replaced by
+  /// a follow-up alert, a sheet or a toast — never runs its action twice,
+  /// and never dismisses what replaced it.
   ///
   /// - Parameters:
   ///   - button: The button the user chose.
@@ -163,17 +200,42 @@ public final class Presentation<Destination>: ObservableCell {
   public func answer<Action>(
     _ button: ButtonState<Action>, fileID: StaticString = #fileID, line: UInt = #line
   ) -> Action? {
-    guard _destination != nil else {
+    guard let shown = _destination else {
       Diagnostics.report(
         "answer \"\(_visibleControls(button.label))\" ignored: nothing is presented (the "
           + "alert was dismissed already)", fileID: fileID, line: line)
       return nil
     }
+    guard AlertState<Action>._alerts(in: shown).contains(where: { $0._offers(button) }) else {
+      Diagnostics.report(
+        "answer \"\(_visibleControls(button.label))\" ignored: the destination presented has no "
+          + "such button (the alert it belonged to was dismissed or replaced); it stays "
+          + "presented", fileID: fileID, line: line)
+      return nil
+    }
+    if refuses("an answer") { return nil }
     apply(nil)
     return button.action
   }
 
-  private func apply(_ newValue: Destination?) {
+  /// Whether `change` must be refused because it comes from a cancelled
+  /// operation of the kit (reported once per operation).
+  private func refuses(_ change: @autoclosure () -> String) -> Bool {
+    _refusesCancelledChange(
+      of: "Presentation<\(_typeName(Destination.self, qualified: false))>", following: state,
+      change())
+  }
+
+  /// Presents `newValue` (or dismisses, for `nil`), then tells the
+  /// observers.
+  ///
+  /// - Parameters:
+  ///   - newValue: The destination, or `nil`.
+  ///   - makeTie: Makes what the new destination follows, given its
+  ///     generation; called before the observers are told, so that the tie
+  ///     is in place during their delivery and belongs to this destination
+  ///     alone.
+  private func apply(_ newValue: Destination?, tiedBy makeTie: ((Int) -> Subscription)? = nil) {
     if newValue == nil && _destination == nil { return }
     let left = mayHoldWork ? _destination : nil
     _Dismissals.unregister(dismissibles, in: self)
@@ -185,10 +247,13 @@ public final class Presentation<Destination>: ObservableCell {
     if let newValue {
       let presented = generation
       dismissibles = _Dismissals.register(newValue, in: self) { [weak self] in
-        guard let self, self.generation == presented, self._destination != nil else { return false }
+        guard let self, self.generation == presented, self._destination != nil,
+          !self.refuses("a dismissal")
+        else { return false }
         self.apply(nil)
         return true
       }
+      if let makeTie { tie = makeTie(presented) }
     }
     deliver()
     // The destination that left ends its work (Internal/ScreenWork.swift),

@@ -36,6 +36,18 @@
 /// So two writes in one frame, the model's and the platform's, in either
 /// order, end in one stack, which every observer is then told.
 ///
+/// ## All or nothing
+///
+/// A change is made whole or not at all. A push, a pop or a replace made
+/// by an operation that someone else cancelled (an ``Effects`` operation, a
+/// ``Load`` request, a ``StateMachine`` feedback) is refused, as that
+/// operation's writes to cells are: the stack stays exactly as it was, its
+/// observers are told nothing, the call says so (`false`, `nil`, or an id
+/// the stack does not hold) and the first refusal of the operation is
+/// reported to ``Diagnostics``. An operation that cancels *itself* (the last
+/// tick of a timer that cancels the timer and pops its screen) still
+/// changes the stack until it next suspends.
+///
 /// ## Lifetimes
 ///
 /// The stack holds its screens strongly and nothing else: a popped screen is
@@ -223,13 +235,16 @@ public final class StackPath<Screen>: ObservableCell {
   /// Pushes a screen on top.
   ///
   /// - Parameter screen: The screen.
-  /// - Returns: The push's id, new to this stack.
+  /// - Returns: The push's id, new to this stack. A push refused because
+  ///   it comes from an operation that was cancelled (see "All or nothing"
+  ///   above) pushes nothing, and its id is one the stack does not hold.
   /// - Complexity: Amortized O(1), plus the observers.
   @inlinable
   @discardableResult
   public func push(_ screen: Screen) -> ID {
     let id = ID(rawValue: nextID)
     nextID += 1
+    if _someCancelledKitTaskRuns, _refuses("a push") { return id }
     let entry = Entry(id: id, screen: screen)
     _entries.append(entry)
     if mayHoldDismissibles { register(entry) }
@@ -239,12 +254,14 @@ public final class StackPath<Screen>: ObservableCell {
 
   /// Pops the top screen.
   ///
-  /// - Returns: `false`, changing nothing, if the stack is empty.
+  /// - Returns: `false`, changing nothing, if the stack is empty or the pop
+  ///   was refused (see "All or nothing" above).
   /// - Complexity: O(1), plus the observers.
   @inlinable
   @discardableResult
   public func pop() -> Bool {
     guard !_entries.isEmpty else { return false }
+    if _someCancelledKitTaskRuns, _refuses("a pop") { return false }
     cut(at: _entries.count - 1)
     return true
   }
@@ -253,11 +270,14 @@ public final class StackPath<Screen>: ObservableCell {
   ///
   /// - Parameter id: The push's id.
   /// - Returns: `false`, changing nothing, if no screen of the stack has
-  ///   that id (it was popped already).
+  ///   that id (it was popped already), or if the pop was refused (see "All
+  ///   or nothing" above).
   /// - Complexity: O(*n*), plus the observers.
   @discardableResult
   public func pop(from id: ID) -> Bool {
-    guard let index = _entries.firstIndex(where: { $0.id == id }) else { return false }
+    guard let index = _entries.firstIndex(where: { $0.id == id }), !_refuses("a pop") else {
+      return false
+    }
     cut(at: index)
     return true
   }
@@ -266,30 +286,44 @@ public final class StackPath<Screen>: ObservableCell {
   ///
   /// - Parameter id: The push's id.
   /// - Returns: `false`, changing nothing, if no screen of the stack has
-  ///   that id.
+  ///   that id, or if the pops were refused (see "All or nothing" above).
   /// - Complexity: O(*n*), plus the observers.
   @discardableResult
   public func pop(to id: ID) -> Bool {
-    guard let index = _entries.firstIndex(where: { $0.id == id }) else { return false }
+    guard let index = _entries.firstIndex(where: { $0.id == id }), !_refuses("a pop") else {
+      return false
+    }
     cut(at: index + 1)
     return true
   }
 
   /// Pops every screen: the root view shows.
   ///
+  /// - Returns: Whether the stack is empty now: `false` only if the pops
+  ///   were refused (see "All or nothing" above).
   /// - Complexity: O(*n*), plus the observers.
-  public func popToRoot() {
+  @discardableResult
+  public func popToRoot() -> Bool {
+    guard !_entries.isEmpty else { return true }
+    if _refuses("a pop to the root") { return false }
     cut(at: 0)
+    return true
   }
 
   /// Replaces every screen with `screens`, each with a new id: a deep link.
   ///
-  /// The observers are told once.
+  /// The observers are told once. To tie screens to the elements they
+  /// edit, as ``push(_:tiedTo:whenRemoved:fileID:line:)`` does, replace
+  /// with ``Push``es: ``replace(with:fileID:line:)``.
   ///
   /// - Parameter screens: The new screens, bottom first.
+  /// - Returns: `false`, changing nothing, if the change was refused (see
+  ///   "All or nothing" above).
   /// - Complexity: O(*n* + *m*), plus the observers.
   @inlinable
-  public func replace(with screens: [Screen]) {
+  @discardableResult
+  public func replace(with screens: [Screen]) -> Bool {
+    if _someCancelledKitTaskRuns, _refuses("a replace") { return false }
     var entries: [Entry] = []
     entries.reserveCapacity(screens.count)
     let first = nextID
@@ -307,6 +341,7 @@ public final class StackPath<Screen>: ObservableCell {
     }
     deliver()
     if mayHoldWork { endWork(of: removed[...]) }
+    return true
   }
 
   // MARK: - The platform's writes
@@ -327,6 +362,7 @@ public final class StackPath<Screen>: ObservableCell {
   public func setIDs(
     _ newIDs: [ID], fileID: StaticString = #fileID, line: UInt = #line
   ) -> Bool {
+    if _refuses("a write of its ids") { return false }
     if deliveryDepth > 0 {
       pendingWrites.append((newIDs, fileID, line))
       return false
@@ -375,6 +411,61 @@ public final class StackPath<Screen>: ObservableCell {
   }
 
   // MARK: - Internal
+
+  /// Whether `change` must be refused because it comes from a cancelled
+  /// operation of the kit (reported once per operation).
+  @usableFromInline
+  func _refuses(_ change: @autoclosure () -> String) -> Bool {
+    _refusesCancelledChange(
+      of: "StackPath<\(_typeName(Screen.self, qualified: false))>", following: state, change())
+  }
+
+  /// Replaces every screen with `pushes`, each with a new id, tying those
+  /// that ask for it; leaves out, and reports, a push whose element is
+  /// gone already.
+  ///
+  /// - Parameters:
+  ///   - pushes: The new screens, bottom first.
+  ///   - fileID: The file of the call, for reports.
+  ///   - line: The line of the call, for reports.
+  ///   - leftOut: Called with the index of each push left out, and the
+  ///     description of its element's id.
+  /// - Returns: The ids of the screens pushed; `nil`, changing nothing, if
+  ///   the change was refused.
+  @discardableResult
+  func _replace(
+    with pushes: [Push], fileID: StaticString, line: UInt,
+    leftOut: (_ index: Int, _ elementID: String) -> Void
+  ) -> [ID]? {
+    if _refuses("a replace") { return nil }
+    var entries: [Entry] = []
+    entries.reserveCapacity(pushes.count)
+    var newTies: [(ID, Push.Tie)] = []
+    for (index, push) in pushes.enumerated() {
+      if let tie = push.tie, tie.isDetached() {
+        leftOut(index, tie.elementID())
+        continue
+      }
+      let id = ID(rawValue: nextID)
+      nextID += 1
+      entries.append(Entry(id: id, screen: push.screen))
+      if let tie = push.tie { newTies.append((id, tie)) }
+    }
+    let removed = _entries
+    _entries = entries
+    if !(dismissibles.isEmpty && ties.isEmpty && shownAsDeleted.isEmpty) {
+      forget(removed[...])
+    }
+    if mayHoldDismissibles {
+      for entry in entries { register(entry) }
+    }
+    // Tied before the observers hear of the stack: one of them may remove
+    // the element.
+    for (id, tie) in newTies { ties[id] = tie.follow(self, id) }
+    deliver()
+    if mayHoldWork { endWork(of: removed[...]) }
+    return entries.map(\.id)
+  }
 
   /// Pops the screens from `index` up.
   @inlinable
@@ -436,7 +527,7 @@ public final class StackPath<Screen>: ObservableCell {
   /// Marks a screen as shown though its element is gone, and tells the
   /// observers.
   func markShownAsDeleted(_ id: ID) {
-    guard _entries.contains(where: { $0.id == id }) else { return }
+    guard _entries.contains(where: { $0.id == id }), !_refuses("a change") else { return }
     shownAsDeleted.insert(id)
     deliver()
   }

@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// A model that lives outside any view model: an ``ObservableArray`` that
-/// several view models observe at once, optionally kept in a JSON file.
+/// several view models observe at once, optionally kept in a JSON file or
+/// a SQLite database.
 ///
 /// A list view model and an editor view model share a store; every change
 /// either makes reaches the other through the array's change sets — no
@@ -21,7 +22,13 @@ import Foundation
 ///
 /// ## Persistence
 ///
-/// A persistent store loads its file when it is created and saves the whole
+/// A store has two back ends with this one surface: a JSON file
+/// (``init(contentsOf:fileID:line:)``), described here, and a SQLite
+/// database (``init(database:fileID:line:)``), which saves each burst as
+/// the rows it changed and shares the store with other processes; see
+/// <doc:KeepingTheStoreInADatabase>.
+///
+/// A store kept in a JSON file loads its file when it is created and saves the whole
 /// array after changes, off the main actor and coalesced: the first change
 /// schedules a save a few milliseconds later, and every change until it
 /// starts is part of it, so a burst of edits is one write and the main
@@ -131,15 +138,19 @@ public final class Store<Element: Identifiable> {
   /// Whether a number was taken since the last save was submitted.
   private var sequenceIsUnsaved = false
   private var persisting: Subscription?
-  private let writer: (any _StoreSaving)?
-  /// Submits the contents and the sequence for a save.
-  private var submit: (@MainActor ([Element]) -> Void)?
+  let writer: (any _StoreSaving)?
+  /// The database back end's work on the main actor; `nil` for other
+  /// stores.
+  var session: (any _StoreSession)?
+  /// Submits a change (`nil`: only the sequence changed) for a save.
+  private var submit: (@MainActor (ArrayChange<Element>?) -> Void)?
   // The outcome of a save made off the main actor, on its way to it.
   nonisolated private let outcomes = _OutcomeMailbox()
   // Changes are numbered; a save's outcome is published only if it is newer
   // than the one published last.
   private var changeCount = 0
   private var publishedCount = 0
+  private var publishedAttempt = 0
   // Where the store was created: the culprit of its reports.
   private let fileID: StaticString
   private let line: UInt
@@ -160,64 +171,57 @@ public final class Store<Element: Identifiable> {
     self.line = line
   }
 
-  /// Creates a store kept in a JSON file: loads and locks the file now, and
-  /// saves it in the background after changes.
-  ///
-  /// - Parameters:
-  ///   - fileURL: The file; if it does not exist, the store starts empty
-  ///     and creates it on the first save. A symbolic link is followed.
-  ///   - fileID: The culprit's file in the reports of failed saves, and
-  ///     where the store's cells were made for ``BindingGraph``; by
-  ///     default, the caller's.
-  ///   - line: The culprit's line in the reports of failed saves, and where
-  ///     the store's cells were made; by default, the caller's.
-  /// - Throws: ``StoreError`` if the file exists but cannot be read, is not
-  ///   a valid store file (which includes two elements with the same id,
-  ///   and a field the element type does not know), has more than one hard
-  ///   link, or another store has it open; the file is left untouched.
-  public convenience init(
-    contentsOf fileURL: URL, fileID: StaticString = #fileID, line: UInt = #line
-  ) throws(StoreError)
-  where Element: Codable & Sendable {
-    try self.init(contentsOf: fileURL, saveDelay: Self.saveDelay, fileID: fileID, line: line)
-  }
-
-  /// Creates a store kept in a JSON file whose bursts of changes wait
-  /// `saveDelay` for more before they are written (tests of coalescing use
-  /// a long one, so that a slow run's burst is still one).
+  /// Creates a store that a back end keeps: the elements it read, and the
+  /// writer that saves their changes (``persistChanges(_:)`` connects the
+  /// two).
   init(
-    contentsOf fileURL: URL, saveDelay: DispatchTimeInterval, fileID: StaticString,
-    line: UInt
-  ) throws(StoreError)
-  where Element: Codable & Sendable {
+    _ elements: [Element], fileURL: URL, writer: any _StoreSaving, nextSequenceNumber: Int?,
+    fileID: StaticString, line: UInt
+  ) {
     self.fileID = fileID
     self.line = line
-    let file = _JSONFile(path: fileURL.path)
-    let (elements, nextSequenceNumber) = try Self.decode(file.load(), path: file.path)
-    let writer = _StoreWriter<Element>(file: file, delay: saveDelay)
     items = ObservableArray(elements, fileID: fileID, line: line)
     saveError = Observable(nil, fileID: fileID, line: line)
     self.fileURL = fileURL
     self.writer = writer
-    let mailbox = outcomes
-    writer.onOutcome { [weak self] outcome in
-      guard mailbox.put(outcome) else { return }
-      Task { @MainActor in self?.publishWaitingOutcome() }
-    }
     if let nextSequenceNumber {
       self.nextSequenceNumber = nextSequenceNumber
       keepsSequence = true
     }
-    submit = { [weak self] elements in
-      guard let self else { return }
-      sequenceIsUnsaved = false
-      changeCount += 1
-      writer.submit(
-        elements, nextSequenceNumber: keepsSequence ? self.nextSequenceNumber : nil,
-        generation: changeCount)
+  }
+
+  /// Where a back end sends the outcome of each save made in the
+  /// background: to the main actor, through the mailbox.
+  var reportOutcome: @Sendable (_SaveOutcome) -> Void {
+    let mailbox = outcomes
+    return { [weak self] outcome in
+      guard mailbox.put(outcome) else { return }
+      Task { @MainActor in self?.publishWaitingOutcome() }
     }
+  }
+
+  /// Numbers a change for its save, and gives the sequence to save with
+  /// it, if the store keeps one.
+  func numberChange() -> (generation: Int, nextSequenceNumber: Int?) {
+    sequenceIsUnsaved = false
+    changeCount += 1
+    return (changeCount, keepsSequence ? nextSequenceNumber : nil)
+  }
+
+  /// Takes in a sequence that another process advanced: the store's never
+  /// goes down.
+  func adoptSequence(_ next: Int) {
+    nextSequenceNumber = Swift.max(nextSequenceNumber, next)
+    keepsSequence = true
+  }
+
+  /// Hands every change of the elements to `submit`, which numbers it
+  /// (``numberChange()``) and gives it to the back end's writer; `submit`
+  /// gets `nil` when only the sequence changed.
+  func persistChanges(_ submit: @escaping @MainActor (ArrayChange<Element>?) -> Void) {
+    self.submit = submit
     persisting = items.observeChanges { [weak self] change in
-      self?.submit?(change.newElements)
+      self?.submit?(change)
     }
   }
 
@@ -347,7 +351,7 @@ public final class Store<Element: Identifiable> {
   /// Submits a save for numbers taken since the last one.
   private func submitSequenceIfUnsaved() {
     if sequenceIsUnsaved {
-      submit?(items.elements)
+      submit?(nil)
     }
   }
 
@@ -366,106 +370,26 @@ public final class Store<Element: Identifiable> {
   }
 
   private func publish(_ outcome: _SaveOutcome) {
-    guard outcome.generation > publishedCount else { return }
+    // A database store keeps a failed burst and writes it again: that
+    // write's outcome has the same number, and a later attempt.
+    guard
+      outcome.generation > publishedCount
+        || (outcome.generation == publishedCount && outcome.attempt > publishedAttempt)
+    else { return }
+    // A retry that fails as the last write did is no news: reported once.
+    let isRepeated = outcome.generation == publishedCount && outcome.error == saveError.value
     publishedCount = outcome.generation
+    publishedAttempt = outcome.attempt
     if !isSaving {
       // A task in `waitUntilSaved()` may wait for an outcome that a flush
       // published without the mailbox.
       outcomes.wakeWaiters()
     }
+    session?.published(outcome)
     saveError.value = outcome.error
-    if let error = outcome.error {
+    if let error = outcome.error, !isRepeated {
       Diagnostics.report(error.description, fileID: fileID, line: line)
     }
   }
 
-  /// The elements of a file's contents, checked, and the next number of
-  /// its sequence if it keeps one: a store file is a JSON array of elements
-  /// whose ids are unique, and that hold no field the element type would
-  /// drop when it is saved again; or an object with such an array as
-  /// `elements` and the sequence's `nextSequenceNumber`, and no other field.
-  nonisolated private static func decode(_ data: Data?, path: String) throws(StoreError)
-    -> (elements: [Element], nextSequenceNumber: Int?) where Element: Codable
-  {
-    guard let data else { return ([], nil) }
-    let elements: [Element]
-    var nextSequenceNumber: Int?
-    let read: [_JSONShape]?
-    do {
-      switch try? JSONDecoder().decode(_JSONShape.self, from: data) {
-      case .object(let fields):
-        if let field = fields.keys.sorted().first(where: {
-          !_SequencedContents<Element>.fields.contains($0)
-        }) {
-          throw StoreError(
-            .corrupt, path: path,
-            reason: "the file has the field '\(field)', which this version does not know, and "
-              + "saving would drop it; open it with the version that wrote it")
-        }
-        let contents = try JSONDecoder().decode(_SequencedContents<Element>.self, from: data)
-        guard contents.nextSequenceNumber >= 1 else {
-          throw StoreError(
-            .corrupt, path: path,
-            reason: "nextSequenceNumber is \(contents.nextSequenceNumber); it must be 1 or more")
-        }
-        elements = contents.elements
-        nextSequenceNumber = contents.nextSequenceNumber
-        if case .array(let shapes) = fields["elements"] { read = shapes } else { read = nil }
-      default:
-        elements = try JSONDecoder().decode([Element].self, from: data)
-        read = try? JSONDecoder().decode([_JSONShape].self, from: data)
-      }
-    } catch let error as StoreError {
-      throw error
-    } catch {
-      throw StoreError(.corrupt, path: path, reason: describe(error))
-    }
-    var ids = Set<Element.ID>(minimumCapacity: elements.count)
-    for element in elements where !ids.insert(element.id).inserted {
-      throw StoreError(
-        .corrupt, path: path, reason: "more than one element has the id \(element.id)")
-    }
-    if let read, let (index, field) = firstUnknownField(in: read, of: elements) {
-      throw StoreError(
-        .corrupt, path: path,
-        reason: "element \(index + 1) (id \(elements[index].id)) has the field '\(field)', which "
-          + "this version does not know, and saving would drop it; open it with the version "
-          + "that wrote it")
-    }
-    return (elements, nextSequenceNumber)
-  }
-
-  /// The first field of a file's elements (`read`, their shapes) that
-  /// encoding the decoded elements again does not write, and its element's
-  /// index: data that a save would lose, such as a field a newer version of
-  /// the app added.
-  nonisolated private static func firstUnknownField(in read: [_JSONShape], of elements: [Element])
-    -> (index: Int, field: String)? where Element: Encodable
-  {
-    let decoder = JSONDecoder()
-    guard let encoded = try? JSONEncoder().encode(elements),
-      let written = try? decoder.decode([_JSONShape].self, from: encoded)
-    else { return nil }
-    for (index, (element, saved)) in zip(read, written).enumerated() {
-      if let field = element.firstField(missingFrom: saved) {
-        return (index, field)
-      }
-    }
-    return nil
-  }
-
-  nonisolated private static func describe(_ error: any Error) -> String {
-    switch error {
-    case let error as DecodingError:
-      switch error {
-      case .dataCorrupted(let context): context.debugDescription
-      case .keyNotFound(let key, _): "missing the field '\(key.stringValue)'"
-      case .typeMismatch(_, let context), .valueNotFound(_, let context):
-        context.debugDescription
-      @unknown default: "\(error)"
-      }
-    default:
-      "\(error)"
-    }
-  }
 }

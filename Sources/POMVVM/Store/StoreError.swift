@@ -34,6 +34,13 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// that name from the others, and a second store opened through another
     /// name would not be refused; the store refuses the file instead.
     case hardLinked
+    /// Another process changed or removed an element of the store's
+    /// database (or added one with the same id) since this store last
+    /// read it, and this store changed it too. The save is refused whole
+    /// rather than write over the other process's value: that value stays
+    /// in the database, and this store's in memory. The reason names the
+    /// ids.
+    case conflict
   }
 
   /// What went wrong.
@@ -70,6 +77,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
       "cannot save \(path): the file is read-only (\(reason)); the file on disk was not changed"
     case .inUse, .hardLinked:
       "cannot use \(path): \(reason); the file was left untouched"
+    case .conflict:
+      "cannot save \(path): \(reason); neither value was lost: the database keeps the other "
+        + "process's, and this store's stays in memory"
     case .changedOnDisk:
       "cannot save \(path): \(reason); neither its contents nor this store's changes were lost: "
         + "the file was left as it is, and the changes stay in memory"

@@ -34,7 +34,13 @@
 ///   after a call that is not, `try Task.checkCancellation()` (or a test of
 ///   `Task.isCancelled`) before writing state ends it. This is what TCA
 ///   does for a cancelled effect's `send`: nothing it does after the
-///   cancellation lands.
+///   cancellation lands. The kit refuses such an operation's writes to its
+///   cells, arrays, loads, stacks and presentations too.
+/// - An operation that cancels *itself* (``cancel(id:)`` of its own id,
+///   ``cancelAll()``) finishes the synchronous work it is doing: its writes
+///   are taken until it next suspends, so a debounce that cancels itself and
+///   starts its search, or a timer's last tick that cancels the timer and
+///   pops its screen, does what it says.
 /// - A `CancellationError` thrown by an operation ends it quietly; any other
 ///   error is sent to ``Diagnostics``, naming where the operation was
 ///   started.

@@ -175,4 +175,153 @@ struct PresentationTests {
     presentation.present("a")
     #expect(tracker.fired == 1)
   }
+  // MARK: - Ties made during delivery (issue 49, items 2 and 3)
+
+  @Test func anObserverThatRemovesTheElementDuringThePresentationDismissesIt() {
+    let items = ObservableArray([Item(id: 1, text: "a")])
+    let presentation = Presentation<String>()
+    let presenter = HeadlessPresenter(presentation)
+    let remover = presentation.observeChanges { destination in
+      if destination == "edit 1", items[id: 1] != nil { items.remove(id: 1) }
+    }
+    #expect(presentation.present("edit 1", tiedTo: items.cell(for: 1)!))
+    #expect(presentation.destination == nil)
+    #expect(!presenter.isShowing && presenter.violations.isEmpty)
+    withExtendedLifetime(remover) {}
+  }
+
+  @Test func anUntiedAlertThatAnObserverPresentedIsNotDismissedByTheSheetsElement() {
+    let items = ObservableArray([Item(id: 1, text: "a")])
+    let presentation = Presentation<String>()
+    let replacer = presentation.observeChanges { destination in
+      if destination == "edit 1" { presentation.present("alert") }
+    }
+    presentation.present("edit 1", tiedTo: items.cell(for: 1)!)
+    #expect(presentation.destination == "alert")
+    items.remove(id: 1)
+    #expect(presentation.destination == "alert", "the alert is tied to nothing")
+    withExtendedLifetime(replacer) {}
+  }
+
+  @Test func aNestedTiedPresentationKeepsItsOwnTie() {
+    let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
+    let presentation = Presentation<String>()
+    let second = items.cell(for: 2)!
+    let nester = presentation.observeChanges { destination in
+      if destination == "edit 1" { presentation.present("edit 2", tiedTo: second) }
+    }
+    presentation.present("edit 1", tiedTo: items.cell(for: 1)!)
+    #expect(presentation.destination == "edit 2")
+    items.remove(id: 1)
+    #expect(presentation.destination == "edit 2", "not tied to the first element")
+    items.remove(id: 2)
+    #expect(presentation.destination == nil, "tied to its own")
+    withExtendedLifetime(nester) {}
+  }
+
+  // MARK: - Answers belong to the alert shown (issue 49, item 4)
+
+  enum Answer: Equatable {
+    case delete
+    case undo
+  }
+
+  enum Shown: Equatable {
+    case alert(AlertState<Answer>)
+    case toast(String)
+  }
+
+  private static var deleteAlert: AlertState<Answer> {
+    AlertState(title: "Delete?", buttons: [.destructive("Delete", action: .delete), .cancel()])
+  }
+
+  @Test func aStaleSecondTapOnAFollowUpAlertIsRefused() {
+    let presentation = Presentation<Shown>()
+    let alert = Self.deleteAlert
+    let followUp = AlertState<Answer>(
+      title: "Deleted", buttons: [ButtonState("Undo", action: .undo), .cancel("OK")])
+    var actions: [Answer] = []
+    let reports = Diagnostics.capturing {
+      presentation.present(.alert(alert))
+      for _ in 0..<2 {
+        if let action = presentation.answer(alert.buttons[0]) {
+          actions.append(action)
+          presentation.present(.alert(followUp))
+        }
+      }
+    }
+    #expect(actions == [.delete], "Delete runs once")
+    #expect(presentation.destination == .alert(followUp), "the follow-up stays")
+    #expect(reports.count == 1 && reports.first?.contains("has no such button") == true)
+  }
+
+  @Test func aStaleTapOnAButtonWithTheSameLabelButAnotherActionIsRefused() {
+    let presentation = Presentation<AlertState<Answer>>()
+    let alert = Self.deleteAlert
+    let other = AlertState<Answer>(
+      title: "Undo?", buttons: [.destructive("Delete", action: .undo), .cancel()])
+    presentation.present(other)
+    _ = Diagnostics.capturing { #expect(presentation.answer(alert.buttons[0]) == nil) }
+    #expect(presentation.destination == other)
+    #expect(presentation.answer(other.buttons[0]) == .undo)
+  }
+
+  @Test func aStaleTapOnTheCancelOfAnAlertReplacedByAnotherWithACancelIsRefused() {
+    let presentation = Presentation<Shown>()
+    let first = Self.deleteAlert
+    let followUp = Self.deleteAlert
+    #expect(first == followUp, "equal values, two alerts")
+    presentation.present(.alert(first))
+    presentation.present(.alert(followUp))
+    _ = Diagnostics.capturing {
+      #expect(presentation.answer(first.cancelButton) == nil)
+      #expect(presentation.answer(first.buttons[0]) == nil)
+    }
+    #expect(presentation.destination == .alert(followUp), "the follow-up stays")
+    #expect(presentation.answer(followUp.buttons[0]) == .delete)
+  }
+
+  @Test func aButtonMadeOnItsOwnIsTakenByItsValue() {
+    let presentation = Presentation<AlertState<Answer>>()
+    presentation.present(Self.deleteAlert)
+    let delete = ButtonState<Answer>("Delete", role: .destructive, action: .delete)
+    #expect(presentation.answer(delete) == .delete)
+  }
+
+  @Test func aStaleTapWhileAToastOrASheetIsShownIsRefused() {
+    let presentation = Presentation<Shown>()
+    presentation.present(.toast("Deleted"))
+    let reports = Diagnostics.capturing {
+      #expect(presentation.answer(Self.deleteAlert.buttons[0]) == nil)
+      #expect(presentation.answer(Self.deleteAlert.cancelButton) == nil)
+    }
+    #expect(presentation.destination == .toast("Deleted"))
+    #expect(reports.count == 2)
+  }
+
+  @Test func theImplicitCancelButtonOfAnAlertIsItsOwn() {
+    let presentation = Presentation<Shown>()
+    let alert = AlertState<Answer>(
+      title: "Delete?", buttons: [.destructive("Delete", action: .delete)])
+    presentation.present(.alert(alert))
+    #expect(presentation.answer(alert.cancelButton) == nil)
+    #expect(presentation.destination == nil, "the platform's Cancel dismisses")
+  }
+
+  /// An action that is not `Equatable`: buttons match by label and role.
+  struct Opaque {
+    let run: () -> Void
+  }
+
+  @Test func anAlertOfActionsThatAreNotEquatableMatchesByLabelAndRole() {
+    let presentation = Presentation<AlertState<Opaque>>()
+    let alert = AlertState(
+      title: "Delete?", buttons: [.destructive("Delete", action: Opaque {}), .cancel()])
+    presentation.present(alert)
+    _ = Diagnostics.capturing {
+      #expect(presentation.answer(ButtonState("Delete", action: Opaque {})) == nil, "no role")
+    }
+    #expect(presentation.answer(alert.buttons[0]) != nil)
+    #expect(presentation.destination == nil)
+  }
 }

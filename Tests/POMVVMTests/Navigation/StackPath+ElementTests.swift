@@ -162,4 +162,127 @@ struct StackPathElementTests {
     let reports = Diagnostics.capturing { #expect(detail.dismiss() == false) }
     #expect(reports.count == 1)
   }
+  // MARK: - A tie made while the element is being removed (issue 49, item 2)
+
+  @Test(arguments: [ElementRemovalPolicy.pop, .keepShownAsDeleted])
+  func anObserverThatRemovesTheElementDuringThePushIsFollowed(policy: ElementRemovalPolicy) {
+    let items = ObservableArray([Item(id: 1, text: "read"), Item(id: 2, text: "b")])
+    let path = StackPath<Screen>([.list])
+    let navigation = HeadlessNavigationStack(path)
+    // "Hide read items": an observer of the stack removes the element of
+    // the screen just pushed.
+    let hideRead = path.observeChanges { entries in
+      guard case .detail(let detail)? = entries.last?.screen, detail.item.value.text == "read"
+      else { return }
+      items.remove(id: detail.item.id)
+    }
+    let cell = items.cell(for: 1)!
+    let id = path.push(.detail(Detail(item: cell)), tiedTo: cell, whenRemoved: policy)
+    #expect(id != nil && items[id: 1] == nil)
+    switch policy {
+    case .pop:
+      #expect(path.count == 1, "the screen of the removed element left")
+    case .keepShownAsDeleted:
+      #expect(path.count == 2)
+      #expect(path.isShownAsDeleted(id!), "the screen says it shows a deleted element")
+    }
+    #expect(navigation.shown == path.ids && navigation.violations.isEmpty)
+    withExtendedLifetime(hideRead) {}
+  }
+
+  @Test func aScreenPoppedByAnObserverDuringItsPushIsNotTiedAfterwards() {
+    let items = ObservableArray([Item(id: 1, text: "a")])
+    let path = StackPath<Int>()
+    let popper = path.observeChanges { entries in
+      if entries.last?.screen == 7 { path.pop() }
+    }
+    let id = path.push(7, tiedTo: items.cell(for: 1)!)
+    #expect(id != nil && path.isEmpty)
+    path.push(8)
+    items.remove(id: 1)
+    #expect(path.screens == [8], "the popped screen's tie ended with it")
+    withExtendedLifetime(popper) {}
+  }
+
+  // MARK: - Restoration ties (issue 49, item 5)
+
+  @Test func aRestoredDetailTiedToItsElementLeavesWhenItIsDeleted() {
+    let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
+    let path = StackPath<Screen>()
+    let navigation = HeadlessNavigationStack(path)
+    let dropped = path.restore([1, 2]) { id -> StackPath<Screen>.Push? in
+      items.cell(for: id).map { .init(.detail(Detail(item: $0)), tiedTo: $0) }
+    }
+    #expect(dropped.isEmpty && path.count == 2)
+    items.remove(id: 2)
+    #expect(path.count == 1, "the restored detail left, as a pushed one does")
+    items.remove(id: 1)
+    #expect(path.isEmpty)
+    #expect(navigation.shown == path.ids && navigation.violations.isEmpty)
+  }
+
+  @Test func aDeepLinkTiesItsScreensAndKeepsThoseShownAsDeleted() {
+    let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
+    let path = StackPath<Screen>([.detail(Detail(item: items.cell(for: 2)!))])
+    let first = items.cell(for: 1)!
+    let second = items.cell(for: 2)!
+    #expect(
+      path.replace(with: [
+        .init(.list),
+        .init(.detail(Detail(item: first)), tiedTo: first, whenRemoved: .keepShownAsDeleted),
+        .init(.detail(Detail(item: second)), tiedTo: second),
+      ]))
+    let ids = path.ids
+    items.remove(id: 2)
+    #expect(path.ids == Array(ids.prefix(2)))
+    items.remove(id: 1)
+    #expect(path.ids == Array(ids.prefix(2)))
+    #expect(path.isShownAsDeleted(ids[1]))
+  }
+
+  @Test func aPushOfARemovedElementIsLeftOutOfADeepLinkAndReported() {
+    let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
+    let gone = items.cell(for: 2)!
+    items.remove(id: 2)
+    let path = StackPath<Screen>()
+    var complete = true
+    let reports = Diagnostics.capturing {
+      complete = path.replace(with: [
+        .init(.list), .init(.detail(Detail(item: gone)), tiedTo: gone),
+      ])
+    }
+    #expect(!complete)
+    #expect(path.count == 1)
+    #expect(reports.count == 1 && reports.first?.contains("left out a screen") == true)
+  }
+
+  @Test func aRestoredRouteWhoseElementIsGoneIsDroppedInItsOrder() {
+    let items = ObservableArray([Item(id: 1, text: "a"), Item(id: 2, text: "b")])
+    let gone = items.cell(for: 2)!
+    items.remove(id: 2)
+    let path = StackPath<Screen>()
+    var dropped: [Int] = []
+    let reports = Diagnostics.capturing {
+      dropped = path.restore([3, 2, 1]) { id -> StackPath<Screen>.Push? in
+        if id == 2 { return .init(.detail(Detail(item: gone)), tiedTo: gone) }
+        return items.cell(for: id).map { .init(.detail(Detail(item: $0)), tiedTo: $0) }
+      }
+    }
+    #expect(dropped == [3, 2])
+    #expect(path.count == 1)
+    #expect(reports.count == 2)
+  }
+
+  @Test func anObserverThatRemovesTheElementDuringARestoreIsFollowed() {
+    let items = ObservableArray([Item(id: 1, text: "read"), Item(id: 2, text: "b")])
+    let path = StackPath<Screen>()
+    let hideRead = path.observeChanges { _ in
+      if items[id: 1] != nil { items.remove(id: 1) }
+    }
+    path.restore([2, 1]) { id -> StackPath<Screen>.Push? in
+      items.cell(for: id).map { .init(.detail(Detail(item: $0)), tiedTo: $0) }
+    }
+    #expect(path.count == 1)
+    withExtendedLifetime(hideRead) {}
+  }
 }

@@ -20,6 +20,10 @@ package final class _KitTask: Sendable {
     var finished = false
     /// Cancelled before it finished (counted in `_cancelledKitTasksRunning`).
     var cancelled = false
+    /// Cancelled by itself, and still in the synchronous work it was doing
+    /// then: its writes are taken until it next suspends
+    /// (CancelledWrites.swift).
+    var cancelledItself = false
     /// A write of the cancelled task was refused and reported.
     var refusedWrite = false
   }

@@ -336,7 +336,7 @@ final class _JSONFile: @unchecked Sendable {
   /// Flushes a directory's entries, so that a rename survives a power cut.
   ///
   /// Best effort: the new file is in place, whatever this says.
-  private static func syncDirectory(_ directory: String) {
+  static func syncDirectory(_ directory: String) {
     let descriptor = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
     guard descriptor >= 0 else { return }
     _ = fsync(descriptor)

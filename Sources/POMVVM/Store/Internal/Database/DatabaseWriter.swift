@@ -1,0 +1,319 @@
+import Dispatch
+
+/// What the main actor does for a store's back end besides saving: the
+/// database back end's session.
+@MainActor
+protocol _StoreSession: AnyObject {
+  /// A save's outcome was published.
+  func published(_ outcome: _SaveOutcome)
+  /// Takes in other processes' commits now.
+  func refresh() async
+}
+
+/// Writes a database store's bursts on the store's save thread, one
+/// transaction each, and reads other processes' commits there, between
+/// bursts, every `pollInterval` and on request.
+final class _DatabaseWriter<Element: Identifiable & Codable & Sendable>: _StoreSaving,
+  @unchecked Sendable
+where Element.ID: Codable {
+  let database: _StoreDatabase<Element>
+  private let loop: _SaveLoop<_DatabaseBurst<Element>>
+  /// Other processes' commits on their way to the main actor, and whether
+  /// a task that takes them is scheduled.
+  private let arrivals: _Locked<(changes: [_RemoteChanges<Element>], isScheduled: Bool)>
+  private let notify: _Locked<(@Sendable () -> Void)?>
+
+  init(
+    database: _StoreDatabase<Element>, delay: DispatchTimeInterval,
+    pollInterval: DispatchTimeInterval
+  ) {
+    self.database = database
+    let arrivals = _Locked<(changes: [_RemoteChanges<Element>], isScheduled: Bool)>(([], false))
+    let notify = _Locked<(@Sendable () -> Void)?>(nil)
+    self.arrivals = arrivals
+    self.notify = notify
+    loop = _SaveLoop(
+      delay: delay, retryDelay: .seconds(1), pollInterval: pollInterval,
+      poll: {
+        guard let changes = database.readChanges(force: false) else { return }
+        let schedules = arrivals.withLock { arrivals in
+          arrivals.changes.append(changes)
+          defer { arrivals.isScheduled = true }
+          return !arrivals.isScheduled
+        }
+        if schedules, let notify = notify.withLock({ $0 }) {
+          notify()
+        }
+      },
+      write: { burst in
+        guard let error = database.commit(burst) else { return (nil, nil) }
+        return (error, burst)
+      })
+  }
+
+  /// Sets where the outcome of every background write goes.
+  func onOutcome(_ report: @escaping @Sendable (_SaveOutcome) -> Void) {
+    loop.onOutcome(report)
+  }
+
+  /// Sets what schedules the main actor's taking of other processes'
+  /// commits (``takeArrivals()``), when the first waits.
+  func onArrival(_ notify: @escaping @Sendable () -> Void) {
+    self.notify.withLock { $0 = notify }
+  }
+
+  /// Other processes' commits read so far, oldest first.
+  func takeArrivals() -> [_RemoteChanges<Element>] {
+    arrivals.withLock { arrivals in
+      defer { arrivals = ([], false) }
+      return arrivals.changes
+    }
+  }
+
+  func submit(_ burst: _DatabaseBurst<Element>, generation: Int) {
+    loop.submit(burst, generation: generation)
+  }
+
+  /// Reads other processes' commits now, and calls `done` once they are
+  /// waiting in ``takeArrivals()``.
+  func refresh(then done: @escaping @Sendable () -> Void) {
+    loop.pollNow(then: done)
+  }
+
+  func flush() -> _SaveOutcome {
+    loop.flush()
+  }
+
+  func close() {
+    loop.close { database.connection.close() }
+  }
+
+  var writeCount: Int { loop.writeCount }
+}
+
+/// A database store's work on the main actor: turning the array's changes
+/// into bursts, and other processes' commits into changes of the array.
+@MainActor
+final class _DatabaseSession<Element: Identifiable & Codable & Sendable>: _StoreSession
+where Element.ID: Codable {
+  typealias ID = Element.ID
+
+  let writer: _DatabaseWriter<Element>
+  private weak var store: Store<Element>?
+  /// The ids this store changed and has not saved yet, with the number of
+  /// their last change: another process's value of them waits until they
+  /// are saved (or their save is refused as a conflict).
+  private var unsaved: [ID: Int] = [:]
+  /// Other processes' values of unsaved ids, taken in once they are saved.
+  private var waiting: [ID: (element: Element?, after: ID?, version: Int64)] = [:]
+  /// Whether the array's change being made is another process's commit,
+  /// which is not saved again.
+  private(set) var isApplying = false
+
+  init(writer: _DatabaseWriter<Element>, store: Store<Element>) {
+    self.writer = writer
+    self.store = store
+  }
+
+  // MARK: - This store's changes
+
+  /// The burst that saves a change of the array (`nil`: only the
+  /// sequence changed).
+  func burst(for change: ArrayChange<Element>?, generation: Int, nextSequenceNumber: Int?)
+    -> _DatabaseBurst<Element>
+  {
+    var burst = _DatabaseBurst<Element>()
+    burst.nextSequenceNumber = nextSequenceNumber
+    guard let change else { return burst }
+    let changeSet = change.changeSet
+    if let reload = changeSet.reload {
+      let newIDs = reload.new.map(\.id)
+      let kept = Set(newIDs)
+      let old = Set(reload.old.map(\.id))
+      for element in reload.old where !kept.contains(element.id) {
+        burst.operations.append(.remove(element.id))
+        unsaved[element.id] = generation
+      }
+      var previous: ID?
+      for element in reload.new {
+        if !old.contains(element.id) {
+          burst.operations.append(.place(element.id, after: previous, before: nil, isNew: true))
+        }
+        burst.values[element.id] = element
+        unsaved[element.id] = generation
+        previous = element.id
+      }
+      burst.operations.append(.renumber(newIDs))
+      return burst
+    }
+    for removal in changeSet.removals {
+      burst.operations.append(.remove(removal.element.id))
+      unsaved[removal.element.id] = generation
+    }
+    if !changeSet.insertions.isEmpty || !changeSet.moves.isEmpty {
+      let elements = change.newElements
+      var entering: [(index: Int, isNew: Bool)] =
+        changeSet.insertions.map { ($0.index, true) } + changeSet.moves.map { ($0.to, false) }
+      entering.sort { $0.index < $1.index }
+      for (position, (index, isNew)) in entering.enumerated() {
+        // The next element that stays where it was: the entering ones
+        // after this one come next, in order.
+        var next = index + 1
+        var following = position + 1
+        while following < entering.count && entering[following].index == next {
+          next += 1
+          following += 1
+        }
+        let id = elements[index].id
+        burst.operations.append(
+          .place(
+            id, after: index > 0 ? elements[index - 1].id : nil,
+            before: next < elements.count ? elements[next].id : nil, isNew: isNew))
+        if isNew {
+          burst.values[id] = elements[index]
+        }
+        unsaved[id] = generation
+      }
+    }
+    for update in changeSet.updates {
+      burst.values[update.newElement.id] = update.newElement
+      unsaved[update.newElement.id] = generation
+    }
+    return burst
+  }
+
+  func published(_ outcome: _SaveOutcome) {
+    guard outcome.error == nil else { return }
+    var saved: [ID] = []
+    for (id, generation) in unsaved where generation <= outcome.generation {
+      saved.append(id)
+    }
+    var arrived = _RemoteChanges<Element>(through: 0)
+    for id in saved {
+      unsaved[id] = nil
+      // Saved without a conflict: the other process's value is newer.
+      if let waiting = waiting.removeValue(forKey: id) {
+        if let element = waiting.element {
+          arrived.rows.append((element, waiting.after, waiting.version))
+        } else {
+          arrived.removed.append((id, waiting.version))
+        }
+      }
+    }
+    if !arrived.rows.isEmpty || !arrived.removed.isEmpty {
+      let ids = arrived.rows.map(\.element.id) + arrived.removed.map(\.id)
+      writer.database.sync.withLock { sync in
+        for id in ids { sync.stale[id] = nil }
+      }
+      apply(arrived)
+    }
+  }
+
+  // MARK: - Other processes' commits
+
+  func refresh() async {
+    let writer = writer
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      writer.refresh { continuation.resume() }
+    }
+    takeArrivals()
+  }
+
+  /// Takes in the commits that arrived, oldest first.
+  func takeArrivals() {
+    for changes in writer.takeArrivals() {
+      takeIn(changes)
+    }
+  }
+
+  /// Takes in one read of other processes' commits: the rows this store
+  /// has not changed are applied to the array, as one change; the others
+  /// wait until this store's changes of them are saved.
+  private func takeIn(_ changes: _RemoteChanges<Element>) {
+    var ready = _RemoteChanges<Element>(through: changes.through)
+    var stale: [ID: Int64] = [:]
+    for row in changes.rows {
+      if unsaved[row.element.id] != nil {
+        waiting[row.element.id] = (row.element, row.after, row.version)
+        stale[row.element.id] = row.version - 1
+      } else {
+        ready.rows.append(row)
+      }
+    }
+    for removal in changes.removed {
+      if unsaved[removal.id] != nil {
+        waiting[removal.id] = (nil, nil, removal.version)
+        stale[removal.id] = removal.version - 1
+      } else {
+        ready.removed.append(removal)
+      }
+    }
+    writer.database.sync.withLock { sync in
+      sync.lastSynced = max(sync.lastSynced, changes.through)
+      for (id, version) in stale where sync.stale[id] == nil {
+        sync.stale[id] = version
+      }
+    }
+    if let next = changes.nextSequenceNumber {
+      store?.adoptSequence(next)
+    }
+    apply(ready)
+  }
+
+  /// Applies other processes' rows to the array, as one change.
+  private func apply(_ changes: _RemoteChanges<Element>) {
+    guard let items = store?.items, !changes.rows.isEmpty || !changes.removed.isEmpty else {
+      return
+    }
+    isApplying = true
+    defer { isApplying = false }
+    // One row edited in place, or one removed: the array's own mutation.
+    if changes.removed.isEmpty, changes.rows.count == 1, let row = changes.rows.first,
+      let index = items.index(id: row.element.id),
+      (index > 0 ? items[index - 1].id : nil) == row.after
+    {
+      items.replace(at: index, with: row.element)
+      return
+    }
+    if changes.rows.isEmpty, changes.removed.count == 1 {
+      _ = items.remove(id: changes.removed[0].id)
+      return
+    }
+    var leaving = Set(changes.removed.map(\.id))
+    let changed = Set(changes.rows.map(\.element.id))
+    leaving.formUnion(changed)
+    // The rows that enter after each id (or at the start), in order.
+    var following: [ID: [Element]] = [:]
+    var atStart: [Element] = []
+    var placed = Set<ID>()
+    for row in changes.rows {
+      // A row whose neighbour is not here (this store removed it and has
+      // not saved that yet) goes at the end, below.
+      if let after = row.after {
+        following[after, default: []].append(row.element)
+      } else {
+        atStart.append(row.element)
+      }
+    }
+    var contents: [Element] = []
+    contents.reserveCapacity(items.count + changes.rows.count)
+    func append(_ element: Element) {
+      guard placed.insert(element.id).inserted else { return }
+      contents.append(element)
+      for next in following.removeValue(forKey: element.id) ?? [] {
+        append(next)
+      }
+    }
+    for element in atStart { append(element) }
+    for element in items where !leaving.contains(element.id) {
+      append(element)
+    }
+    // Rows whose neighbour is nowhere: at the end, in their order.
+    for row in changes.rows where !placed.contains(row.element.id) {
+      append(row.element)
+    }
+    _ = items._replaceAll(
+      with: contents, isUnchanged: { old, _ in !changed.contains(old.id) },
+      fileID: #fileID, line: #line)
+  }
+}

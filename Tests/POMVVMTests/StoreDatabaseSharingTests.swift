@@ -1,0 +1,191 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import POMVVM
+
+/// Two stores on one database, as two processes would have it (each store
+/// has its own SQLite connection): each one's commits reach the other as
+/// ordinary changes, and a conflicting edit is refused, never saved over.
+@MainActor
+@Suite("Store database sharing")
+struct StoreDatabaseSharingTests {
+  typealias Item = StoreDatabaseTests.Item
+  typealias Directory = StoreTests.Directory
+
+  /// Two stores on a new database of five items.
+  static func pair(in directory: Directory) throws -> (Store<Item>, Store<Item>) {
+    let url = directory.file("items.sqlite")
+    let first = try Store<Item>(database: url)
+    first.items.append(contentsOf: StoreDatabaseTests.items(1...5))
+    first.flush()
+    let second = try Store<Item>(
+      database: url, saveDelay: .milliseconds(20), pollInterval: .never, fileID: #fileID,
+      line: #line)
+    return (first, second)
+  }
+
+  @Test func anEditArrivesAsAnUpdateOfThatElementOnly() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    #expect(second.items.elements == first.items.elements)
+    let seen = Recorder<String>()
+    let subscription = second.items.observeChanges { seen.record($0.changeSet.description) }
+    let title = try #require(second.items.cell(for: 3, \.title))
+    first.items.cell(for: 3, \.title)?.value = "edited"
+    first.flush()
+    await second.refresh()
+    #expect(title.value == "edited")
+    #expect(second.items.elements == first.items.elements)
+    #expect(seen.events.count == 1)
+    #expect(seen.events.first?.contains("update") == true)
+    _ = subscription
+  }
+
+  @Test func insertionsMovesAndRemovalsArriveInOrderAsOneChange() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    var changes = 0
+    let subscription = second.items.observeChanges { _ in changes += 1 }
+    first.items.insert(Item(id: 6, title: "six"), at: 2)
+    first.items.move(from: 0, to: 4)
+    first.items.remove(at: 1)
+    first.items.append(Item(id: 7, title: "seven"))
+    first.flush()
+    await second.refresh()
+    #expect(second.items.elements == first.items.elements)
+    #expect(changes == 1)
+    _ = subscription
+  }
+
+  /// Without `refresh()`, a store looks by itself: the change arrives.
+  @Test
+  func aCommitArrivesByItself() async throws {
+    let directory = try Directory()
+    let url = directory.file("items.sqlite")
+    let first = try Store<Item>(database: url)
+    let second = try Store<Item>(
+      database: url, saveDelay: .milliseconds(20), pollInterval: .milliseconds(10),
+      fileID: #fileID, line: #line)
+    first.items.append(Item(id: 1, title: "one"))
+    first.flush()
+    var subscription: Subscription?
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      subscription = second.items.observeChanges { _ in
+        continuation.resume()
+      }
+    }
+    subscription?.cancel()
+    #expect(second.items.elements == [Item(id: 1, title: "one")])
+  }
+
+  @Test func bothStoresEditingDifferentElementsLoseNothing() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    first.items.cell(for: 1, \.title)?.value = "first's"
+    second.items.cell(for: 2, \.title)?.value = "second's"
+    second.items.append(Item(id: 9, title: "added by second"))
+    first.flush()
+    second.flush()
+    #expect(first.saveError.value == nil)
+    #expect(second.saveError.value == nil)
+    await first.refresh()
+    await second.refresh()
+    #expect(first.items.elements == second.items.elements)
+    #expect(first.items[id: 1]?.title == "first's")
+    #expect(first.items[id: 2]?.title == "second's")
+    #expect(first.items[id: 9] != nil)
+    let reopened = try StoreDatabaseTests.reopened(directory.file("items.sqlite"))
+    #expect(reopened == first.items.elements)
+  }
+
+  /// The same element edited by both: the later save is refused as a
+  /// conflict naming it; the database keeps the first value, the second
+  /// store its own, and the first store's other changes are not lost.
+  @Test func aConflictingEditIsRefusedAndNeitherValueIsLost() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    first.items.cell(for: 3, \.title)?.value = "first's"
+    first.flush()
+    let captured = Diagnostics.capturing {
+      second.items.cell(for: 3, \.title)?.value = "second's"
+      second.items.cell(for: 4, \.title)?.value = "second's four"
+      second.flush()
+    }
+    let error = try #require(second.saveError.value)
+    #expect(error.kind == .conflict)
+    #expect(
+      error.reason == "another process changed the element with id 3 since this store read it")
+    #expect(captured.count == 1)
+    // Writing the kept burst again fails the same way: reported once.
+    let again = Diagnostics.capturing { second.flush() }
+    #expect(again.isEmpty)
+    #expect(second.saveError.value?.kind == .conflict)
+    #expect(second.items[id: 3]?.title == "second's")
+    let reopened = try StoreDatabaseTests.reopened(directory.file("items.sqlite"))
+    #expect(reopened.first { $0.id == 3 }?.title == "first's")
+    #expect(reopened.first { $0.id == 4 }?.title == "item 4", "the burst is refused whole")
+    // The other process's value waits while this store's is unsaved.
+    await second.refresh()
+    #expect(second.items[id: 3]?.title == "second's")
+  }
+
+  @Test func removingAnElementAnotherStoreEditedIsAConflict() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    first.items.cell(for: 2, \.done)?.value = true
+    first.flush()
+    _ = Diagnostics.capturing {
+      second.items.remove(at: 1)
+      second.flush()
+    }
+    #expect(second.saveError.value?.kind == .conflict)
+    #expect(try StoreDatabaseTests.reopened(directory.file("items.sqlite")).count == 5)
+  }
+
+  @Test func editingAnElementAnotherStoreRemovedIsAConflict() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    first.items.remove(at: 1)
+    first.flush()
+    _ = Diagnostics.capturing {
+      second.items.cell(for: 2, \.title)?.value = "edited"
+      second.flush()
+    }
+    let error = try #require(second.saveError.value)
+    #expect(error.kind == .conflict)
+    #expect(
+      error.reason == "another process removed the element with id 2 since this store read it")
+  }
+
+  /// A removal arrives as a removal; the sequence that another store
+  /// advanced is taken in.
+  @Test func removalsAndTheSequenceArrive() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    first.items.remove(at: 4)
+    _ = first.takeSequenceNumber(atLeast: 100)
+    first.flush()
+    await second.refresh()
+    #expect(second.items.map(\.id) == [1, 2, 3, 4])
+    #expect(second.takeSequenceNumber() == 101)
+  }
+
+  /// Undo in the store that receives a change undoes it like any other.
+  @Test func anArrivedChangeIsUndoneLikeAnyOther() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    let history = UndoHistory()
+    history.track(second.items)
+    first.items.cell(for: 1, \.title)?.value = "from first"
+    first.flush()
+    await second.refresh()
+    #expect(second.items[id: 1]?.title == "from first")
+    #expect(history.undo())
+    #expect(second.items[id: 1]?.title == "item 1")
+    second.flush()
+    #expect(second.saveError.value == nil)
+    await first.refresh()
+    #expect(first.items[id: 1]?.title == "item 1")
+  }
+}
