@@ -7,6 +7,7 @@ import POMVVM
 package let catalog: [Comparison] =
   arrayComparisons + cellComparisons + memoryComparisons + listComparisons + timeComparisons
   + queryComparisons + sectionedListComparisons + navigationComparisons + scaleComparisons
+  + spreadComparisons
 
 /// The hand-written store the array rows are compared with.
 private let handStore = "hand store: [Row] + [id: index] + closure lists + count"
