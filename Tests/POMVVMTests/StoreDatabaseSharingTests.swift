@@ -188,4 +188,26 @@ struct StoreDatabaseSharingTests {
     await first.refresh()
     #expect(first.items[id: 1]?.title == "item 1")
   }
+
+  /// Two stores that open a new database before either wrote: the second
+  /// one's first save finds the columns the first one added, and adds none
+  /// twice.
+  @Test func twoStoresOpeningANewDatabaseBothSaveTheirFirstElements() async throws {
+    let directory = try Directory()
+    let url = directory.file("items.sqlite")
+    let first = try Store<Item>(
+      database: url, saveDelay: .milliseconds(20), pollInterval: .never, fileID: #fileID,
+      line: #line)
+    let second = try Store<Item>(
+      database: url, saveDelay: .milliseconds(20), pollInterval: .never, fileID: #fileID,
+      line: #line)
+    first.items.append(contentsOf: StoreDatabaseTests.items(1...2))
+    first.flush()
+    #expect(first.saveError.value == nil)
+    second.items.append(contentsOf: StoreDatabaseTests.items(3...4))
+    second.flush()
+    #expect(second.saveError.value == nil)
+    let reopened = try Store<Item>(database: url)
+    #expect(Set(reopened.items.elements.map(\.id)) == [1, 2, 3, 4])
+  }
 }

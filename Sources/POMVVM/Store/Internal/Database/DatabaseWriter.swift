@@ -155,15 +155,20 @@ where Element.ID: Codable {
       var entering: [(index: Int, isNew: Bool)] =
         changeSet.insertions.map { ($0.index, true) } + changeSet.moves.map { ($0.to, false) }
       entering.sort { $0.index < $1.index }
+      // The index of the next element that stays where it was, for each
+      // entering one: the entering ones after it come next, in order.
+      // Computed from the end, so that a run of k insertions (an append)
+      // costs O(k), not O(k²).
+      var stays = [Int](repeating: 0, count: entering.count)
+      for position in entering.indices.reversed() {
+        let next = entering[position].index + 1
+        let following = position + 1
+        stays[position] =
+          following < entering.count && entering[following].index == next
+          ? stays[following] : next
+      }
       for (position, (index, isNew)) in entering.enumerated() {
-        // The next element that stays where it was: the entering ones
-        // after this one come next, in order.
-        var next = index + 1
-        var following = position + 1
-        while following < entering.count && entering[following].index == next {
-          next += 1
-          following += 1
-        }
+        let next = stays[position]
         let id = elements[index].id
         burst.operations.append(
           .place(

@@ -43,6 +43,22 @@ enum _ColumnValue {
   )
     throws -> T
   {
+    // The common scalars directly: the same results as their `init(from:)`
+    // through `_ScalarDecoder`, without its existential containers (opening
+    // a store decodes every row's id and dates this way).
+    switch value {
+    case .integer(let integer):
+      if T.self == Int.self, let result = Int(exactly: integer) as? T { return result }
+      if T.self == Int64.self, let result = integer as? T { return result }
+    case .text(let text):
+      if T.self == String.self, let result = text as? T { return result }
+    case .real(let real):
+      if T.self == Date.self, let result = Date(timeIntervalSinceReferenceDate: real) as? T {
+        return result
+      }
+      if T.self == Double.self, let result = real as? T { return result }
+    default: break
+    }
     do {
       return try T(from: _ScalarDecoder(value: value, codingPath: codingPath))
     } catch is _NeedsJSON {
@@ -328,10 +344,30 @@ final class _RowDecoder: Decoder {
   var userInfo: [CodingUserInfoKey: Any] = [:]
   /// The columns the element read, by index; reset for every row.
   var read: [Bool]
+  /// The fields the last row looked up, in the order it looked them up,
+  /// and their columns: the next row of the type looks them up in the same
+  /// order, so comparing a name replaces hashing it.
+  private var lookups: [(name: String, index: Int32?)] = []
+  /// The row's next lookup in `lookups`.
+  private var lookup = 0
 
   init(layout: _RowLayout) {
     self.layout = layout
     read = Array(repeating: false, count: Int(layout.statement.columnCount))
+  }
+
+  /// The column of a field, if the table has one.
+  func index(of name: String) -> Int32? {
+    defer { lookup += 1 }
+    if lookup < lookups.count {
+      if lookups[lookup].name == name { return lookups[lookup].index }
+      let index = layout.columns[name]
+      lookups[lookup] = (name, index)
+      return index
+    }
+    let index = layout.columns[name]
+    lookups.append((name, index))
+    return index
   }
 
   /// Decodes the element of the current row.
@@ -342,6 +378,7 @@ final class _RowDecoder: Decoder {
     element: Element, unknownField: String?
   ) {
     for index in read.indices { read[index] = false }
+    lookup = 0
     let element = try Element(from: self)
     var unknown: String?
     for (name, index) in layout.fieldColumns
@@ -382,14 +419,14 @@ final class _RowDecoder: Decoder {
     }
 
     func contains(_ key: Key) -> Bool {
-      guard let index = decoder.layout.columns[key.stringValue] else { return false }
+      guard let index = decoder.index(of: key.stringValue) else { return false }
       return !statement.isNull(at: index)
     }
 
     /// The column of a field, marked as read; throws if there is none or
     /// it is NULL.
     private func column(_ key: Key, _ type: Any.Type) throws -> Int32 {
-      guard let index = decoder.layout.columns[key.stringValue] else {
+      guard let index = decoder.index(of: key.stringValue) else {
         throw DecodingError.keyNotFound(
           key, DecodingError.Context(codingPath: [key], debugDescription: "no such field"))
       }
@@ -402,7 +439,7 @@ final class _RowDecoder: Decoder {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-      guard let index = decoder.layout.columns[key.stringValue] else { return true }
+      guard let index = decoder.index(of: key.stringValue) else { return true }
       return statement.isNull(at: index)
     }
 

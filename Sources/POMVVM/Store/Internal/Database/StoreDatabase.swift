@@ -242,7 +242,6 @@ where Element.ID: Codable {
           _pomvvm_id UNIQUE NOT NULL, _pomvvm_major INTEGER NOT NULL,
           _pomvvm_minor BLOB NOT NULL, _pomvvm_version INTEGER NOT NULL);
         CREATE INDEX pomvvm_elements_order ON pomvvm_elements (_pomvvm_major, _pomvvm_minor);
-        CREATE INDEX pomvvm_elements_version ON pomvvm_elements (_pomvvm_version);
         CREATE TABLE pomvvm_removed (
           _pomvvm_id PRIMARY KEY NOT NULL, _pomvvm_version INTEGER NOT NULL);
         CREATE INDEX pomvvm_removed_version ON pomvvm_removed (_pomvvm_version);
@@ -643,6 +642,13 @@ where Element.ID: Codable {
   /// for new fields.
   private func fields(of element: Element) throws -> [(name: String, value: _SQLValue)] {
     let fields = try _RowEncoder.columns(of: element)
+    if fields.contains(where: { !columns.contains($0.name) }) {
+      // Another connection may have added the column since this one read the
+      // schema: read it again, inside this write transaction, before adding.
+      columns = try Self.names(
+        connection, "SELECT name FROM pragma_table_info('pomvvm_elements')"
+      ).subtracting(Self.reserved)
+    }
     for (name, _) in fields where !columns.contains(name) {
       if Self.reserved.contains(name) {
         throw StoreError(
