@@ -1,5 +1,21 @@
 import POMVVM
 
+/// The README's list as the toggle rows observe it.
+///
+/// `size` rows, a live count of the open ones, an observer of the list's
+/// changes and one of the count; `keep` holds them all, and a fixture adds
+/// what it keeps beside.
+@MainActor
+func observedList(size: Int) -> (items: ObservableArray<Row>, open: ArrayCount<Row>, keep: [Any]) {
+  let sink = sharedSink
+  let items = ObservableArray(makeRows(size))
+  let open = items.liveCount(where: \.on)
+  var keep: [Any] = [items, open]
+  keep.append(items.observeChanges { sink.total &+= $0.changeSet.count })
+  keep.append(open.observeChanges(makeObserver()))
+  return (items, open, keep)
+}
+
 /// The element-cell toggle of the README's list: a field cell kept and
 /// toggled, with a count and a list observer attached; optionally the row's
 /// and the detail's projections of the element observed too, or a query
@@ -7,11 +23,9 @@ import POMVVM
 @MainActor
 func kitToggle(size: Int, projections: Bool, sortedQuery: Bool = false) -> any Fixture {
   let sink = sharedSink
-  let items = ObservableArray(makeRows(size))
-  let open = items.liveCount(where: \.on)
-  var keep: [Any] = [items, open]
-  keep.append(items.observeChanges { sink.total &+= $0.changeSet.count })
-  keep.append(open.observeChanges(makeObserver()))
+  let list = observedList(size: size)
+  let items = list.items
+  var keep = list.keep
   if sortedQuery {
     let query = items.query(sortedBy: { $0.title < $1.title })
     keep.append(query)
@@ -28,6 +42,7 @@ func kitToggle(size: Int, projections: Bool, sortedQuery: Bool = false) -> any F
     }
   }
   guard let on = items.cell(for: id, \.on) else { fatalError("no row \(id)") }
+  let open = list.open
   let offset = open.value - (on.value ? 1 : 0)
   return Loop(keeping: (keep, on)) { iterations in
     for _ in 0..<iterations { on.value.toggle() }

@@ -53,12 +53,9 @@ final class NoListView: ListView {
 /// a list observer, and optionally a text list attached through an adapter.
 @MainActor
 func listToggle(size: Int, attached: Bool) -> any Fixture {
-  let sink = sharedSink
-  let items = ObservableArray(makeRows(size))
-  let open = items.liveCount(where: \.on)
-  var keep: [Any] = [items, open]
-  keep.append(items.observeChanges { sink.total &+= $0.changeSet.count })
-  keep.append(open.observeChanges(makeObserver()))
+  let list = observedList(size: size)
+  let items = list.items
+  var keep = list.keep
   if attached {
     let list = TextList()
     keep.append(list)

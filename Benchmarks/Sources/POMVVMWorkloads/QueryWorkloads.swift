@@ -4,10 +4,11 @@ import POMVVM
 
 /// What an app writes today: after every change, filter, sort and diff
 /// the visible rows by identity against the last ones.
+///
+/// - Returns: The subscription that requeries.
 @MainActor
-func handRequeryToggle(size: Int) -> any Fixture {
+func requeryAfterEveryChange(_ items: ObservableArray<Row>) -> Subscription {
   let sink = sharedSink
-  let items = ObservableArray(makeRows(size))
   var visible: [Int] = []
   func requery() {
     let rows = items.elements.filter { $0.on }.sorted { $0.title < $1.title }.map(\.id)
@@ -15,7 +16,15 @@ func handRequeryToggle(size: Int) -> any Fixture {
     visible = rows
   }
   requery()
-  let subscription = items.observeChanges { _ in requery() }
+  return items.observeChanges { _ in requery() }
+}
+
+/// The toggle with what an app writes today
+/// (``requeryAfterEveryChange(_:)``).
+@MainActor
+func handRequeryToggle(size: Int) -> any Fixture {
+  let items = ObservableArray(makeRows(size))
+  let subscription = requeryAfterEveryChange(items)
   let id = size / 2
   guard let on = items.cell(for: id, \.on) else { fatalError("no row \(id)") }
   return Loop(keeping: (items, subscription, on)) { iterations in

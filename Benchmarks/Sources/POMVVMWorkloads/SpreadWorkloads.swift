@@ -50,11 +50,9 @@ func spreadKitToggle(
   size: Int, projections: Bool, sortedQuery: Bool = false, tracked stepEach: Bool? = nil
 ) -> any Fixture {
   let sink = sharedSink
-  let items = ObservableArray(makeRows(size))
-  let open = items.liveCount(where: \.on)
-  var keep: [Any] = [items, open]
-  keep.append(items.observeChanges { sink.total &+= $0.changeSet.count })
-  keep.append(open.observeChanges(makeObserver()))
+  let list = observedList(size: size)
+  let items = list.items
+  var keep = list.keep
   let history = stepEach.map { _ in UndoHistory() }
   if let history {
     history.track(items)
@@ -105,12 +103,9 @@ func spreadHandToggle(size: Int, projections: Bool) -> any Fixture {
 /// `listToggle`, rows spread.
 @MainActor
 func spreadListToggle(size: Int, attached: Bool) -> any Fixture {
-  let sink = sharedSink
-  let items = ObservableArray(makeRows(size))
-  let open = items.liveCount(where: \.on)
-  var keep: [Any] = [items, open]
-  keep.append(items.observeChanges { sink.total &+= $0.changeSet.count })
-  keep.append(open.observeChanges(makeObserver()))
+  let list = observedList(size: size)
+  let items = list.items
+  var keep = list.keep
   if attached {
     let list = TextList()
     keep.append(list)
@@ -124,16 +119,8 @@ func spreadListToggle(size: Int, attached: Bool) -> any Fixture {
 /// `handRequeryToggle`, rows spread.
 @MainActor
 func spreadHandRequeryToggle(size: Int) -> any Fixture {
-  let sink = sharedSink
   let items = ObservableArray(makeRows(size))
-  var visible: [Int] = []
-  func requery() {
-    let rows = items.elements.filter { $0.on }.sorted { $0.title < $1.title }.map(\.id)
-    sink.total &+= rows.difference(from: visible).count
-    visible = rows
-  }
-  requery()
-  let subscription = items.observeChanges { _ in requery() }
+  let subscription = requeryAfterEveryChange(items)
   return spreadLoop(keeping: [items, subscription], spreadOnCells(items)) { $0.value.toggle() }
 }
 
