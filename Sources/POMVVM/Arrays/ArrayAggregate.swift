@@ -145,17 +145,26 @@ extension ArrayCount {
     for insertion in changeSet.insertions where predicate(insertion.element) {
       delta += 1
     }
-    // By index, not by copies of the updates: a copy copies both elements,
-    // through value witnesses.
+    // Each update is lent to the predicate (see `_Lending`), not copied: a
+    // copy retains both elements' fields.
     let updates = changeSet.updates
+    let lends = _Lending.canLend(ChangeSet<Element>.Update.self)
     for index in updates.indices {
       delta +=
-        (predicate(updates[index].newElement) ? 1 : 0)
-        - (predicate(updates[index].oldElement) ? 1 : 0)
+        lends
+        ? _Lending.withLent({ _Lending.bits(of: updates, at: index) }, { _countDelta(of: $0) })
+        : _countDelta(of: updates[index])
     }
     guard delta != 0 else { return nil }
     storage._setQuietly(storage._value + delta)
     return storage
+  }
+
+  /// What an update changes in the count: 1, 0 or -1.
+  @inlinable
+  @inline(__always)
+  func _countDelta(of update: ChangeSet<Element>.Update) -> Int {
+    (predicate(update.newElement) ? 1 : 0) - (predicate(update.oldElement) ? 1 : 0)
   }
 }
 

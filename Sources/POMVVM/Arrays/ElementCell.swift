@@ -392,28 +392,44 @@ extension ObservableArray {
       }
       return
     }
-    // By index, not by copies of the updates: a copy copies both elements,
-    // through value witnesses.
+    // Each update is lent (see `_Lending`), not copied: a copy retains both
+    // elements' fields, and the cell's store copies the new one anyway.
     let updates = pending.change._changeSet.updates
+    let lends = _Lending.canLend(ChangeSet<Element>.Update.self)
     for index in updates.indices {
-      let id = updates[index].newElement.id
-      // A cell still in this array is the one the table holds for its id.
-      // The writing cell lives until its write is delivered: it is neither
-      // retained here nor in `touched`.
-      if let writing = _writingCell,
-        _withGuaranteed(writing, { $0.array === self && $0.id == id })
-      {
-        _withGuaranteed(writing) { cell in
-          if !_reflects(cell, pending) {
-            cell._storeGuaranteed(
-              updates[index].newElement, isDuplicate: _isUnchanged, into: &touched)
-          }
-        }
-        continue
+      if lends {
+        _Lending.withLent(
+          { _Lending.bits(of: updates, at: index) },
+          { _updateCell(for: $0, pending, into: &touched) })
+      } else {
+        _updateCell(for: updates[index], pending, into: &touched)
       }
-      guard let cell = _cells.cell(for: id), !_reflects(cell, pending) else { continue }
-      cell._store(updates[index].newElement, isDuplicate: _isUnchanged, into: &touched)
     }
+  }
+
+  /// Brings the cell of an updated element, if any, up to date, quietly.
+  @inlinable
+  @inline(__always)
+  func _updateCell(
+    for update: ChangeSet<Element>.Update, _ pending: _PendingChange<Element>,
+    into touched: inout _TouchedLists
+  ) {
+    let id = update.newElement.id
+    // A cell still in this array is the one the table holds for its id.
+    // The writing cell lives until its write is delivered: it is neither
+    // retained here nor in `touched`.
+    if let writing = _writingCell,
+      _withGuaranteed(writing, { $0.array === self && $0.id == id })
+    {
+      _withGuaranteed(writing) { cell in
+        if !_reflects(cell, pending) {
+          cell._storeGuaranteed(update.newElement, isDuplicate: _isUnchanged, into: &touched)
+        }
+      }
+      return
+    }
+    guard let cell = _cells.cell(for: id), !_reflects(cell, pending) else { return }
+    cell._store(update.newElement, isDuplicate: _isUnchanged, into: &touched)
   }
 }
 

@@ -164,13 +164,19 @@ extension ObservableArray {
     precondition(
       _elements.indices.contains(index),
       "ObservableArray: index \(index) is out of range 0..<\(_elements.count)")
-    let old = _elements[index]
-    if old.id == element.id {
-      if let isUnchanged = _isUnchanged, isUnchanged(old, element) { return }
-      _elements[index] = element
+    if _elements[index].id == element.id {
+      // The old element is swapped out of its slot, not copied out: a copy
+      // retains its fields, which the slot's overwrite then releases.
+      var old = element
+      swap(&_elements[index], &old)
+      if let isUnchanged = _isUnchanged, isUnchanged(old, element) {
+        swap(&_elements[index], &old)
+        return
+      }
       _publishUpdate(
-        .init(oldIndex: index, newIndex: index, oldElement: old, newElement: element))
+        .init(oldIndex: index, newIndex: index, oldElement: consume old, newElement: element))
     } else {
+      let old = _elements[index]
       _checkAbsent(element.id)
       _idIndex.remove(old.id, at: index, in: _elements)
       _elements[index] = element

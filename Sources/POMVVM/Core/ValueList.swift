@@ -44,8 +44,18 @@ public class _ValueList<Value>: _ObserverList<Value> {
   /// - Returns: Whether the value changed.
   @inlinable
   final func _store(_ newValue: Value, isDuplicate: ((Value, Value) -> Bool)?) -> Bool {
-    if let isDuplicate, isDuplicate(_value, newValue) { return false }
-    _value = newValue
+    if let isDuplicate {
+      // The old value is swapped out to be compared, not copied out: a
+      // copy retains its fields, and passing `_value` itself would copy it.
+      var value = newValue
+      swap(&_value, &value)
+      if isDuplicate(value, newValue) {
+        swap(&_value, &value)
+        return false
+      }
+    } else {
+      _value = newValue
+    }
     _generation &+= 1
     if let tracking = _tracking { tracking.changed() }
     _invalidateDependents()
