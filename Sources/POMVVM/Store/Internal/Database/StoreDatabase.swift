@@ -309,18 +309,13 @@ where Element.ID: Codable {
     let columns = Set(layout.columns.keys)
     let idColumn = try column("_pomvvm_id", of: statement)
     let decoder = _RowDecoder(layout: layout)
-    var asked = [Bool](repeating: false, count: Int(statement.columnCount))
     var elements: [Element] = []
     while try statement.step() {
-      let element = try decodeRow(decoder, idColumn: idColumn, path: path)
-      for index in asked.indices where decoder.read[index] {
-        asked[index] = true
-      }
-      elements.append(element)
+      elements.append(try decodeRow(decoder, idColumn: idColumn, path: path))
     }
     var knownFields = columns
     if !elements.isEmpty {
-      knownFields = Set(layout.fieldColumns.filter { asked[Int($0.index)] }.map(\.name))
+      knownFields = Set(layout.fieldColumns.filter { decoder.everRead($0.index) }.map(\.name))
     }
     return Opened(
       elements: elements, nextSequenceNumber: nextSequenceNumber, commit: commit,
@@ -336,26 +331,40 @@ where Element.ID: Codable {
 
   /// Decodes the element of a statement's current row, or throws naming
   /// its id and the field.
+  ///
+  /// The row's stored id is decoded only to name it in an error: an id
+  /// that is an integer or text, as the element's `Int` or `String` id
+  /// needs, is checked by its SQLite type alone.
   private static func decodeRow(_ decoder: _RowDecoder, idColumn: Int32, path: String)
     throws(StoreError) -> Element
   {
     let statement = decoder.layout.statement
-    let idValue = statement.value(at: idColumn)
-    let id: ID
-    do {
-      id = try _ColumnValue.decode(ID.self, from: idValue, codingPath: [])
-    } catch {
-      throw StoreError(
-        .corrupt, path: path,
-        reason: "a row's id (\(describe(idValue))) is not an id of \(Element.self): "
-          + describe(error))
+    let idType = sqlite3_column_type(statement.handle, idColumn)
+    let isPlainID =
+      (ID.self == Int.self || ID.self == Int64.self)
+      ? idType == SQLITE_INTEGER
+      : ID.self == String.self ? idType == SQLITE_TEXT : false
+    /// The row's id, decoded; throws if it is not an id of the element.
+    func id() throws(StoreError) -> ID {
+      let idValue = statement.value(at: idColumn)
+      do {
+        return try _ColumnValue.decode(ID.self, from: idValue, codingPath: [])
+      } catch {
+        throw StoreError(
+          .corrupt, path: path,
+          reason: "a row's id (\(describe(idValue))) is not an id of \(Element.self): "
+            + describe(error))
+      }
+    }
+    if !isPlainID {
+      _ = try id()
     }
     do {
       let (element, unknown) = try decoder.decode(Element.self)
       if let unknown {
         throw StoreError(
           .corrupt, path: path,
-          reason: "the element with id \(String(reflecting: id)) has the field "
+          reason: "the element with id \(String(reflecting: try id())) has the field "
             + "\(String(reflecting: unknown)), which this version does not know, and saving "
             + "would drop it; open it with the version that wrote it")
       }
@@ -365,7 +374,8 @@ where Element.ID: Codable {
     } catch {
       throw StoreError(
         .corrupt, path: path,
-        reason: "the element with id \(String(reflecting: id)) does not decode: \(describe(error))")
+        reason:
+          "the element with id \(String(reflecting: try id())) does not decode: \(describe(error))")
     }
   }
 
