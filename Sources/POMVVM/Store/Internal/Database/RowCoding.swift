@@ -633,8 +633,16 @@ final class _RowDecoder: Decoder {
           Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, column.index)),
           to: T.self)
       }
+      // A nested value is JSON text: its fields that the type does not
+      // know would be lost by a save.
+      let decoder = decoder
       return try _ColumnValue.decode(
-        type, from: statement.value(at: column.index), codingPath: [key])
+        type, from: statement.value(at: column.index), codingPath: [key],
+        unknownField: { field in
+          if decoder.unknownNestedField == nil {
+            decoder.unknownNestedField = key.stringValue + field
+          }
+        })
     }
 
     // MARK: Optional fields: one look-up, not three
