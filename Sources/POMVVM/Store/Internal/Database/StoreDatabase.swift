@@ -106,6 +106,12 @@ where Element.ID: Codable {
   /// This store's commits that other processes' commits may precede.
   private var ownCommits: Set<Int64> = []
   private var dataVersion: Int64 = 0
+  /// The largest change log this database keeps on the commit number's
+  /// page (``_ChangeLog/limit(pageSize:)``).
+  private var logLimit = _ChangeLog.limit(pageSize: 4_096)
+  /// How many reads of other processes' commits read every row's version
+  /// (the change log did not cover them): for tests.
+  let fullReads = _Locked(0)
   /// What the main actor took in; it writes, a save reads.
   let sync: _Locked<_SyncState<ID>>
 
@@ -157,6 +163,9 @@ where Element.ID: Codable {
         knownFields: opened.knownFields, commit: opened.commit)
       database.dataVersion = (try? connection.integerPragma("data_version")) ?? 0
       database.busyTimeout = busyTimeout
+      if let pageSize = try? connection.integerPragma("page_size") {
+        database.logLimit = _ChangeLog.limit(pageSize: Int(pageSize))
+      }
       return (database, opened.elements, opened.nextSequenceNumber)
     } catch let error as StoreError {
       throw error
@@ -472,6 +481,8 @@ where Element.ID: Codable {
       throw StoreError(.corrupt, path: path, reason: "it has no commit number")
     }
     let commit = last + 1
+    /// The rows this commit writes, for the change log.
+    var written: [ID: _SQLValue] = [:]
     var inserted: Set<ID> = []
     var removed: Set<ID> = []
     var conflicts = Conflicts()
@@ -513,6 +524,7 @@ where Element.ID: Codable {
           guard let value = burst.values[id] else { continue }
           let key = try key(after: after, before: before)
           try insert(value, id: id, key: key, commit: commit)
+          written[id] = try _ColumnValue.encode(id)
           inserted.insert(id)
           removed.remove(id)
         } else {
@@ -526,11 +538,13 @@ where Element.ID: Codable {
           }
           let key = try key(after: after, before: before)
           try setKey(key, of: row.idValue, commit: commit)
+          written[id] = row.idValue
         }
       case .renumber(let ids):
         for (index, id) in ids.enumerated() {
           guard let row = try row(id) else { continue }
           try setKey(.numbered(index), of: row.idValue, commit: commit)
+          written[id] = row.idValue
         }
       }
     }
@@ -544,6 +558,7 @@ where Element.ID: Codable {
         continue
       }
       try update(value, idValue: row.idValue, commit: commit)
+      written[id] = row.idValue
     }
     if !conflicts.ids.isEmpty {
       let ids =
@@ -557,6 +572,7 @@ where Element.ID: Codable {
           + "id\(conflicts.ids.count == 1 ? "" : "s") \(ids) since this store read "
           + (conflicts.ids.count == 1 ? "it" : "them"))
     }
+    try writeLog(commit: commit, ids: written.filter { !removed.contains($0.key) }.map(\.value))
     try connection.cached("UPDATE pomvvm_store SET value = ? WHERE key = 'commit'").run([
       .integer(commit)
     ])
@@ -569,6 +585,24 @@ where Element.ID: Codable {
       ).run([.integer(Int64(next))])
     }
     return commit
+  }
+
+  /// Adds a commit's rows to the change log (``_ChangeLog``), in its
+  /// transaction.
+  private func writeLog(commit: Int64, ids: [_SQLValue]) throws {
+    var log = _ChangeLog(since: commit - 1, through: commit - 1)
+    if case .blob(let blob) = try Self.metadata(connection, "changes"),
+      let stored = _ChangeLog(blob)
+    {
+      log = stored
+    }
+    log.append(commit: commit, ids: ids, limit: logLimit)
+    try connection.cached(
+      """
+      INSERT INTO pomvvm_store (key, value) VALUES ('changes', ?)
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value
+      """
+    ).run([.blob(log.encoded)])
   }
 
   /// A row's stored id, version and place; `nil` if there is no such row.
@@ -724,28 +758,16 @@ where Element.ID: Codable {
       if case .integer(let next) = try Self.metadata(connection, "nextSequenceNumber") {
         changes.nextSequenceNumber = Int(next)
       }
-      let statement = try connection.cached(
-        """
-        SELECT * FROM pomvvm_elements WHERE _pomvvm_version > ?
-        ORDER BY _pomvvm_major, _pomvvm_minor
-        """)
-      try statement.bind([.integer(readCursor)])
-      defer { statement.reset() }
-      let layout = _RowLayout(statement, reserved: Self.reserved)
-      let decoder = _RowDecoder(layout: layout)
-      let idColumn = try Self.column("_pomvvm_id", of: statement)
-      let versionColumn = try Self.column("_pomvvm_version", of: statement)
-      let majorColumn = try Self.column("_pomvvm_major", of: statement)
-      let minorColumn = try Self.column("_pomvvm_minor", of: statement)
       var rows: [(Element, _PositionKey, Int64)] = []
-      while try statement.step() {
-        let version = statement.int64(at: versionColumn)
-        guard !ownCommits.contains(version) else { continue }
-        let element = try Self.decodeRow(decoder, idColumn: idColumn, path: path)
-        let key = _PositionKey(
-          major: statement.int64(at: majorColumn), minor: statement.blob(at: minorColumn))
-        rows.append((element, key, version))
+      if case .blob(let blob) = try Self.metadata(connection, "changes"),
+        let ids = _ChangeLog(blob)?.ids(after: readCursor, through: commit, skipping: ownCommits)
+      {
+        rows = try loggedRows(ids)
+      } else {
+        rows = try changedRowsByScan()
+        fullReads.withLock { $0 += 1 }
       }
+      rows.sort { $0.1 < $1.1 }
       for (element, key, version) in rows {
         changes.rows.append((element, try id(before: key), version))
       }
@@ -764,6 +786,58 @@ where Element.ID: Codable {
     } catch {
       return nil
     }
+  }
+
+  /// The rows that other processes' commits after the read cursor wrote,
+  /// with their keys and versions: read by reading every row's version.
+  private func changedRowsByScan() throws -> [(Element, _PositionKey, Int64)] {
+    let statement = try connection.cached(
+      "SELECT * FROM pomvvm_elements WHERE _pomvvm_version > ?")
+    try statement.bind([.integer(readCursor)])
+    defer { statement.reset() }
+    return try changedRows(of: statement, while: { try statement.step() })
+  }
+
+  /// The rows of `ids` (from the change log) that other processes' commits
+  /// after the read cursor wrote, with their keys and versions: looked up
+  /// by id, one by one.
+  private func loggedRows(_ ids: [_SQLValue]) throws -> [(Element, _PositionKey, Int64)] {
+    let statement = try connection.cached("SELECT * FROM pomvvm_elements WHERE _pomvvm_id = ?")
+    defer { statement.reset() }
+    var next = ids.makeIterator()
+    return try changedRows(
+      of: statement,
+      while: {
+        while let id = next.next() {
+          statement.reset()
+          try statement.bind([id])
+          if try statement.step() { return true }
+        }
+        return false
+      })
+  }
+
+  /// The rows a statement returns, each time `step` finds one, that other
+  /// processes wrote after the read cursor, decoded.
+  private func changedRows(of statement: _SQLiteStatement, while step: () throws -> Bool) throws
+    -> [(Element, _PositionKey, Int64)]
+  {
+    let layout = _RowLayout(statement, reserved: Self.reserved)
+    let decoder = _RowDecoder(layout: layout)
+    let idColumn = try Self.column("_pomvvm_id", of: statement)
+    let versionColumn = try Self.column("_pomvvm_version", of: statement)
+    let majorColumn = try Self.column("_pomvvm_major", of: statement)
+    let minorColumn = try Self.column("_pomvvm_minor", of: statement)
+    var rows: [(Element, _PositionKey, Int64)] = []
+    while try step() {
+      let version = statement.int64(at: versionColumn)
+      guard version > readCursor, !ownCommits.contains(version) else { continue }
+      let element = try Self.decodeRow(decoder, idColumn: idColumn, path: path)
+      let key = _PositionKey(
+        major: statement.int64(at: majorColumn), minor: statement.blob(at: minorColumn))
+      rows.append((element, key, version))
+    }
+    return rows
   }
 
   /// The id of the row before a key; `nil` at the start.
@@ -816,6 +890,9 @@ where Element.ID: Codable {
           try database.insert(element, id: element.id, key: .numbered(index), commit: 1)
         }
         _ = try database.write(burst)
+        // The rows above are in no log: readers of the new database read
+        // every row's version until the next commit starts one.
+        try connection.execute("DELETE FROM pomvvm_store WHERE key = 'changes'")
         try connection.execute("COMMIT")
       } catch {
         try? connection.execute("ROLLBACK")
