@@ -264,9 +264,10 @@ struct _PositionIndex<Element: Identifiable> {
     let base = _base
     let seed = _seed
     var count = 0
-    // The ids are read in place, through the buffers: iterating the array
-    // copies each element, which unspecialized code (a store building its
-    // array, say) does through the value witnesses, retaining every field.
+    // By index, through the buffers: `enumerated()` costs unspecialized
+    // code (a store building its array, say) a tuple's metadata and an
+    // iterator's witnesses per element. (Reading an element's `id` there
+    // still copies the element.)
     elements.withUnsafeBufferPointer { elements in
       _slots.withUnsafeMutableBufferPointer { slots in
         placing: for position in elements.indices {
