@@ -123,6 +123,9 @@ extension ObservableArray {
         }
       }
       enter(at: high)
+      // Every run entered (the checks above make sure of it); the array is
+      // not changed yet.
+      guard run == nil else { return false }
       let newEnd = low + middle.count
       let shift = newEnd - high
       // The id index: out with the middle's old entries (the array still
