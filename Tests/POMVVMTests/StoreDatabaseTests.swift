@@ -242,9 +242,16 @@ struct StoreDatabaseTests {
     log.append(commit: 33, ids: (0..<100).map { .integer($0) }, limit: 40)
     #expect(log.ids(after: 32, through: 33, skipping: []) == nil)
     #expect(log.ids(after: 33, through: 33, skipping: []) == [])
-    // Bytes that are not a log are not read as one.
+    // Bytes that are not a log are not read as one; a writer that meets a
+    // group that does not read starts the log again.
     for blob: [UInt8] in [[], [2, 0, 0], [1, 0], [1, 0, 1, 1, 5, 0], [1, 0, 1, 1, 1, 1, 9, 0]] {
       #expect(_ChangeLog(blob) == nil)
     }
+    var damaged = try #require(_ChangeLog([1, 0, 1, 1, 1, 1, 9, 0], checksGroups: false))
+    #expect(damaged.ids(after: 0, through: 1, skipping: []) == nil)
+    damaged.append(commit: 2, ids: [.integer(5)], limit: 10)
+    #expect(damaged.ids(after: 1, through: 2, skipping: []) == nil)
+    #expect(damaged.ids(after: 2, through: 2, skipping: []) == [])
+    #expect(damaged.encoded.count <= 10)
   }
 }

@@ -25,14 +25,10 @@ struct _ChangeLog: Equatable {
   var since: Int64
   /// ...through this one.
   var through: Int64
-  /// Each commit's group of ids, encoded, oldest first.
-  var groups: [(commit: Int64, bytes: [UInt8])]
-
-  static func == (lhs: _ChangeLog, rhs: _ChangeLog) -> Bool {
-    lhs.since == rhs.since && lhs.through == rhs.through
-      && lhs.groups.map(\.commit) == rhs.groups.map(\.commit)
-      && lhs.groups.map(\.bytes) == rhs.groups.map(\.bytes)
-  }
+  /// Each commit's group of ids, encoded, oldest first, one after the
+  /// other: a commit's write reads, extends and writes them without taking
+  /// them apart.
+  var body: [UInt8]
 
   /// The largest blob a database of pages of `pageSize` bytes keeps on
   /// the page of the commit number: below SQLite's largest local payload
@@ -46,43 +42,46 @@ struct _ChangeLog: Equatable {
   /// The size of the blob.
   var size: Int {
     1 + Self.lengthOfNumber(UInt64(bitPattern: since))
-      + Self.lengthOfNumber(UInt64(bitPattern: through)) + groups.reduce(0) { $0 + $1.bytes.count }
+      + Self.lengthOfNumber(UInt64(bitPattern: through)) + body.count
   }
 
   /// Reads a blob; `nil` if it is not one (then readers read every row).
-  init?(_ blob: [UInt8]) {
+  ///
+  /// - Parameters:
+  ///   - blob: The blob.
+  ///   - checksGroups: Whether to read every group, or only the header. A
+  ///     writer, which appends, reads the header only: a group that does
+  ///     not read makes ``ids(after:through:skipping:)`` return `nil`, and
+  ///     ``append(commit:ids:limit:)`` start the log again when it meets
+  ///     it.
+  init?(_ blob: [UInt8], checksGroups: Bool = true) {
     var reader = Reader(bytes: blob)
     guard reader.byte() == 1, let since = reader.number(), let through = reader.number() else {
       return nil
     }
+    let start = reader.offset
+    while checksGroups, !reader.isAtEnd {
+      guard reader.skipGroup() != nil else { return nil }
+    }
     self.since = Int64(bitPattern: since)
     self.through = Int64(bitPattern: through)
-    groups = []
-    while !reader.isAtEnd {
-      let start = reader.offset
-      guard let commit = reader.number(), let count = reader.number(), count <= UInt64(blob.count)
-      else {
-        return nil
-      }
-      for _ in 0..<count {
-        guard reader.value() != nil else { return nil }
-      }
-      groups.append((Int64(bitPattern: commit), Array(blob[start..<reader.offset])))
-    }
+    body = Array(blob[start...])
   }
 
   init(since: Int64, through: Int64) {
     self.since = since
     self.through = through
-    groups = []
+    body = []
   }
 
   /// The blob.
   var encoded: [UInt8] {
-    var bytes: [UInt8] = [1]
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(size)
+    bytes.append(1)
     Self.append(UInt64(bitPattern: since), to: &bytes)
     Self.append(UInt64(bitPattern: through), to: &bytes)
-    for group in groups { bytes += group.bytes }
+    bytes += body
     return bytes
   }
 
@@ -96,20 +95,23 @@ struct _ChangeLog: Equatable {
     if through != commit - 1 {
       self = _ChangeLog(since: commit - 1, through: commit - 1)
     }
-    var group: [UInt8] = []
-    Self.append(UInt64(bitPattern: commit), to: &group)
-    Self.append(UInt64(ids.count), to: &group)
-    for id in ids { Self.append(id, to: &group) }
+    Self.append(UInt64(bitPattern: commit), to: &body)
+    Self.append(UInt64(ids.count), to: &body)
+    for id in ids { Self.append(id, to: &body) }
     through = commit
-    groups.append((commit, group))
-    var size = self.size
-    var dropped = 0
-    while size > limit, dropped < groups.count {
-      size -= groups[dropped].bytes.count
-      since = groups[dropped].commit
-      dropped += 1
+    var excess = size - limit
+    guard excess > 0 else { return }
+    var reader = Reader(bytes: body)
+    while excess > 0 {
+      guard let (dropped, length) = reader.skipGroup() else {
+        // Bytes that are not a group: start again, covering nothing.
+        self = _ChangeLog(since: commit, through: commit)
+        return
+      }
+      since = dropped
+      excess -= length
     }
-    groups.removeFirst(dropped)
+    body.removeFirst(reader.offset)
   }
 
   /// The ids written by the commits after `cursor` that are not in
@@ -119,13 +121,13 @@ struct _ChangeLog: Equatable {
     guard through == commit, since <= cursor else { return nil }
     var ids: [_SQLValue] = []
     var seen = Set<_SQLValue>()
-    for group in groups where group.commit > cursor && !skipping.contains(group.commit) {
-      var reader = Reader(bytes: group.bytes)
-      _ = reader.number()
-      guard let count = reader.number() else { return nil }
+    var reader = Reader(bytes: body)
+    while !reader.isAtEnd {
+      guard let group = reader.number(), let count = reader.number() else { return nil }
+      let wanted = Int64(bitPattern: group) > cursor && !skipping.contains(Int64(bitPattern: group))
       for _ in 0..<count {
         guard let id = reader.value() else { return nil }
-        if seen.insert(id).inserted { ids.append(id) }
+        if wanted, seen.insert(id).inserted { ids.append(id) }
       }
     }
     return ids
@@ -203,6 +205,24 @@ struct _ChangeLog: Equatable {
       guard count <= UInt64(bytes.count - offset) else { return nil }
       defer { offset += Int(count) }
       return bytes[offset..<offset + Int(count)]
+    }
+
+    /// Passes over one commit's group; returns its commit and length.
+    mutating func skipGroup() -> (commit: Int64, length: Int)? {
+      let start = offset
+      guard let commit = number(), let count = number(), count <= UInt64(bytes.count) else {
+        return nil
+      }
+      for _ in 0..<count {
+        switch byte() {
+        case 0: guard number() != nil else { return nil }
+        case 1, 3: guard let length = number(), bytes(length) != nil else { return nil }
+        case 2: guard bytes(8) != nil else { return nil }
+        case 4: break
+        default: return nil
+        }
+      }
+      return (Int64(bitPattern: commit), offset - start)
     }
 
     mutating func value() -> _SQLValue? {

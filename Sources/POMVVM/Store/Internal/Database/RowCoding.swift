@@ -570,7 +570,11 @@ final class _RowDecoder: Decoder {
       guard column.type == SQLITE_TEXT else {
         throw mismatch(key, String.self, at: column.index, "text")
       }
-      return statement.text(at: column.index)
+      // From the handle: not through the layout's statement, which would
+      // retain it per field.
+      guard let bytes = sqlite3_column_text(handle, column.index) else { return "" }
+      let count = Int(sqlite3_column_bytes(handle, column.index))
+      return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     private func double(_ key: Key, _ type: Any.Type, _ column: (index: Int32, type: Int32))

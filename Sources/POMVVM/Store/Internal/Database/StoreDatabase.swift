@@ -592,7 +592,7 @@ where Element.ID: Codable {
   private func writeLog(commit: Int64, ids: [_SQLValue]) throws {
     var log = _ChangeLog(since: commit - 1, through: commit - 1)
     if case .blob(let blob) = try Self.metadata(connection, "changes"),
-      let stored = _ChangeLog(blob)
+      let stored = _ChangeLog(blob, checksGroups: false)
     {
       log = stored
     }
