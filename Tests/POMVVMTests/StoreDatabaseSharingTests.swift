@@ -153,6 +153,21 @@ struct StoreDatabaseSharingTests {
     _ = subscription
   }
 
+  /// A commit of thousands of rows in a row (another process's import or
+  /// paste) arrives whole: each row follows the one before it, a chain the
+  /// store walks without recursion.
+  @Test func aCommitOfThousandsOfRowsInARowArrives() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    first.items.batch {
+      $0.insert(contentsOf: (100..<10_100).map { Item(id: $0, title: "row \($0)") }, at: 2)
+    }
+    first.items.cell(for: 5, \.title)?.value = "five"
+    first.flush()
+    await second.refresh()
+    #expect(second.items.elements == first.items.elements)
+  }
+
   /// A store that fell behind the change log (more commits than it keeps)
   /// reads every row's version instead, and misses nothing.
   @Test func aStoreThatFellBehindTheChangeLogReadsEveryRow() async throws {

@@ -344,23 +344,7 @@ where Element.ID: Codable {
     }
     // Each row's anchor: the first row before it in the database that did
     // not change (nil: the start), and how far behind it it is.
-    var anchors: [ID: (anchor: ID?, depth: Int)] = [:]
-    func anchor(of id: ID, limit: Int) -> (anchor: ID?, depth: Int)? {
-      if let known = anchors[id] { return known }
-      guard limit > 0, let row = rows[id] else { return nil }
-      var result: (anchor: ID?, depth: Int)
-      if let after = row.after, rows[after] != nil {
-        guard let outer = anchor(of: after, limit: limit - 1) else { return nil }
-        result = (outer.anchor, outer.depth + 1)
-      } else {
-        result = (row.after, 0)
-      }
-      anchors[id] = result
-      return result
-    }
-    for id in rows.keys {
-      guard anchor(of: id, limit: rows.count) != nil else { return nil }
-    }
+    guard let anchors = chains(of: rows, through: { rows[$0] != nil }) else { return nil }
     // In place: behind its anchor here too, and in the database's order
     // among the others behind that anchor.
     var candidates: [(depth: Int, position: Int, id: ID)] = []
@@ -379,21 +363,10 @@ where Element.ID: Codable {
       inPlace[candidate.id] = candidate.position
     }
     // The others enter after the nearest row before them that stays.
+    guard
+      let entries = chains(of: rows, through: { rows[$0] != nil && inPlace[$0] == nil })
+    else { return nil }
     var runs: [ID?: [(depth: Int, element: Element)]] = [:]
-    var depths: [ID: (anchor: ID?, depth: Int)] = [:]
-    func entry(of id: ID) -> (anchor: ID?, depth: Int) {
-      if let known = depths[id] { return known }
-      let after = rows[id]?.after ?? nil
-      let result: (anchor: ID?, depth: Int)
-      if let after, rows[after] != nil, inPlace[after] == nil {
-        let outer = entry(of: after)
-        result = (outer.anchor, outer.depth + 1)
-      } else {
-        result = (after, 0)
-      }
-      depths[id] = result
-      return result
-    }
     var leaving = Array(removed.values)
     var updates: [(position: Int, element: Element)] = []
     for (id, row) in rows {
@@ -402,7 +375,7 @@ where Element.ID: Codable {
         continue
       }
       if let position = items.index(id: id) { leaving.append(position) }
-      let (anchor, depth) = entry(of: id)
+      guard let (anchor, depth) = entries[id] else { return nil }
       runs[anchor, default: []].append((depth, row.element))
     }
     leaving.sort()
@@ -431,6 +404,44 @@ where Element.ID: Codable {
           elements: changes.rows.lazy.map(\.element).filter { atEnd.contains($0.id) }))
     }
     return (leaving, entering, updates)
+  }
+
+  /// For each row, the first id before it, following the rows' `after`
+  /// while `passes` holds for it (`nil`: the start), and how many rows it
+  /// passed; `nil` if the rows' `after` go round in a circle.
+  ///
+  /// Iterative, and each row is walked once: a commit of many rows in a
+  /// row (an append of thousands) makes long chains.
+  static func chains(
+    of rows: [ID: (element: Element, after: ID?)], through passes: (ID) -> Bool
+  ) -> [ID: (anchor: ID?, depth: Int)]? {
+    var result: [ID: (anchor: ID?, depth: Int)] = [:]
+    result.reserveCapacity(rows.count)
+    var chain: [ID] = []
+    for start in rows.keys where result[start] == nil {
+      chain.removeAll(keepingCapacity: true)
+      var current = start
+      var end: (anchor: ID?, depth: Int)
+      while true {
+        if let known = result[current] {
+          end = known
+          break
+        }
+        chain.append(current)
+        guard chain.count <= rows.count, let row = rows[current] else { return nil }
+        if let after = row.after, passes(after) {
+          current = after
+        } else {
+          end = (row.after, -1)
+          break
+        }
+      }
+      for id in chain.reversed() {
+        end.depth += 1
+        result[id] = end
+      }
+    }
+    return result
   }
 
   /// Applies other processes' rows by rebuilding the array's contents: one
