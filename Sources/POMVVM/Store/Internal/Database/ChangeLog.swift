@@ -31,12 +31,14 @@ struct _ChangeLog: Equatable {
   var body: [UInt8]
 
   /// The largest blob a database of pages of `pageSize` bytes keeps on
-  /// the page of the commit number: below SQLite's largest local payload
-  /// of an index b-tree's cell (`pomvvm_store` is `WITHOUT ROWID`), less
-  /// room for the key and the record's header.
+  /// the page of the commit number: 400 bytes (some 45 one-row commits
+  /// with integer ids; every commit reads and writes it, so it is kept
+  /// small), and below SQLite's largest local payload of an index b-tree's
+  /// cell (`pomvvm_store` is `WITHOUT ROWID`), less room for the key and
+  /// the record's header.
   static func limit(pageSize: Int) -> Int {
     let maxLocal = (pageSize - 12) * 64 / 255 - 23
-    return max(0, min(900, maxLocal - 40))
+    return max(0, min(400, maxLocal - 40))
   }
 
   /// The size of the blob.
@@ -94,6 +96,12 @@ struct _ChangeLog: Equatable {
   mutating func append(commit: Int64, ids: [_SQLValue], limit: Int) {
     if through != commit - 1 {
       self = _ChangeLog(since: commit - 1, through: commit - 1)
+    }
+    // Each id takes 2 bytes or more: a reload's thousands are not encoded
+    // to be dropped.
+    guard ids.count * 2 <= limit else {
+      self = _ChangeLog(since: commit, through: commit)
+      return
     }
     Self.append(UInt64(bitPattern: commit), to: &body)
     Self.append(UInt64(ids.count), to: &body)

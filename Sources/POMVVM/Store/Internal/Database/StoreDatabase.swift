@@ -477,12 +477,27 @@ where Element.ID: Codable {
   private func write(_ burst: _DatabaseBurst<Element>) throws -> Int64 {
     let sync = self.sync.withLock { $0 }
     ownCommits = ownCommits.filter { $0 > sync.lastSynced }
-    guard case .integer(let last) = try Self.metadata(connection, "commit") else {
+    // The commit number and the change log, in one read.
+    var last: Int64?
+    var storedLog: [UInt8]?
+    let head = try connection.cached(
+      "SELECT key, value FROM pomvvm_store WHERE key IN ('commit', 'changes')")
+    while try head.step() {
+      switch (head.text(at: 0), head.value(at: 1)) {
+      case ("commit", .integer(let number)): last = number
+      case ("changes", .blob(let blob)): storedLog = blob
+      default: break
+      }
+    }
+    head.reset()
+    guard let last else {
       throw StoreError(.corrupt, path: path, reason: "it has no commit number")
     }
     let commit = last + 1
-    /// The rows this commit writes, for the change log.
-    var written: [ID: _SQLValue] = [:]
+    /// The rows this commit writes, for the change log: an id may be
+    /// there twice, or be one this commit removed (a reader looks each up
+    /// once, and finds no row).
+    var written: [_SQLValue] = []
     var inserted: Set<ID> = []
     var removed: Set<ID> = []
     var conflicts = Conflicts()
@@ -524,7 +539,7 @@ where Element.ID: Codable {
           guard let value = burst.values[id] else { continue }
           let key = try key(after: after, before: before)
           try insert(value, id: id, key: key, commit: commit)
-          written[id] = try _ColumnValue.encode(id)
+          written.append(try _ColumnValue.encode(id))
           inserted.insert(id)
           removed.remove(id)
         } else {
@@ -538,13 +553,13 @@ where Element.ID: Codable {
           }
           let key = try key(after: after, before: before)
           try setKey(key, of: row.idValue, commit: commit)
-          written[id] = row.idValue
+          written.append(row.idValue)
         }
       case .renumber(let ids):
         for (index, id) in ids.enumerated() {
           guard let row = try row(id) else { continue }
           try setKey(.numbered(index), of: row.idValue, commit: commit)
-          written[id] = row.idValue
+          written.append(row.idValue)
         }
       }
     }
@@ -558,7 +573,7 @@ where Element.ID: Codable {
         continue
       }
       try update(value, idValue: row.idValue, commit: commit)
-      written[id] = row.idValue
+      written.append(row.idValue)
     }
     if !conflicts.ids.isEmpty {
       let ids =
@@ -572,10 +587,7 @@ where Element.ID: Codable {
           + "id\(conflicts.ids.count == 1 ? "" : "s") \(ids) since this store read "
           + (conflicts.ids.count == 1 ? "it" : "them"))
     }
-    try writeLog(commit: commit, ids: written.filter { !removed.contains($0.key) }.map(\.value))
-    try connection.cached("UPDATE pomvvm_store SET value = ? WHERE key = 'commit'").run([
-      .integer(commit)
-    ])
+    try writeLog(commit: commit, ids: written, stored: storedLog)
     if let next = burst.nextSequenceNumber {
       try connection.cached(
         """
@@ -587,22 +599,31 @@ where Element.ID: Codable {
     return commit
   }
 
-  /// Adds a commit's rows to the change log (``_ChangeLog``), in its
-  /// transaction.
-  private func writeLog(commit: Int64, ids: [_SQLValue]) throws {
-    var log = _ChangeLog(since: commit - 1, through: commit - 1)
-    if case .blob(let blob) = try Self.metadata(connection, "changes"),
-      let stored = _ChangeLog(blob, checksGroups: false)
-    {
-      log = stored
-    }
+  /// Writes the commit number and the change log (``_ChangeLog``) with
+  /// the commit's rows added: one statement, when the log was there.
+  private func writeLog(commit: Int64, ids: [_SQLValue], stored: [UInt8]?) throws {
+    var log =
+      stored.flatMap { _ChangeLog($0, checksGroups: false) }
+      ?? _ChangeLog(since: commit - 1, through: commit - 1)
     log.append(commit: commit, ids: ids, limit: logLimit)
-    try connection.cached(
-      """
-      INSERT INTO pomvvm_store (key, value) VALUES ('changes', ?)
-      ON CONFLICT (key) DO UPDATE SET value = excluded.value
-      """
-    ).run([.blob(log.encoded)])
+    if stored != nil {
+      try connection.cached(
+        """
+        UPDATE pomvvm_store SET value = CASE key WHEN 'commit' THEN ? ELSE ? END
+        WHERE key IN ('commit', 'changes')
+        """
+      ).run([.integer(commit), .blob(log.encoded)])
+    } else {
+      try connection.cached("UPDATE pomvvm_store SET value = ? WHERE key = 'commit'").run([
+        .integer(commit)
+      ])
+      try connection.cached(
+        """
+        INSERT INTO pomvvm_store (key, value) VALUES ('changes', ?)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        """
+      ).run([.blob(log.encoded)])
+    }
   }
 
   /// A row's stored id, version and place; `nil` if there is no such row.
