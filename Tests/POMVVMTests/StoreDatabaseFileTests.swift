@@ -150,6 +150,63 @@ struct StoreDatabaseFileTests {
         + "and saving would drop it; open it with the version that wrote it")
   }
 
+  /// An element with nested values, stored as JSON in their columns.
+  struct Noted: Identifiable, Codable, Equatable, Sendable {
+    struct Label: Codable, Equatable, Sendable {
+      var color: String
+      var shade: Int?
+    }
+    var id: Int
+    var label: Label
+    var history: [Label] = []
+  }
+
+  /// A field that a newer version added inside a nested value would be
+  /// lost by the next save of the row, as a top-level one would: the
+  /// store refuses the database, naming the id and the field's path.
+  @Test func aNestedFieldTheElementDoesNotKnowIsRefused() throws {
+    let directory = try Directory()
+    let url = directory.file("noted.sqlite")
+    do {
+      let store = try Store<Noted>(database: url)
+      store.items.append(Noted(id: 1, label: .init(color: "red")))
+      store.items.append(Noted(id: 2, label: .init(color: "blue"), history: [.init(color: "red")]))
+      store.flush()
+    }
+    func refusal() throws -> String? {
+      let before = try Data(contentsOf: url)
+      defer { #expect((try? Data(contentsOf: url)) == before, "the file changed") }
+      do {
+        _ = try Store<Noted>(database: url)
+        return nil
+      } catch {
+        #expect(error.kind == .corrupt)
+        return error.reason
+      }
+    }
+    // Known fields only, a nested optional left out, or set to null: no
+    // field is lost.
+    try Self.execute(
+      #"UPDATE pomvvm_elements SET label = '{"color":"red","shade":null}' WHERE _pomvvm_id = 1"#,
+      on: url)
+    #expect(try refusal() == nil)
+    try Self.execute(
+      #"UPDATE pomvvm_elements SET label = '{"color":"red","size":3}' WHERE _pomvvm_id = 1"#,
+      on: url)
+    #expect(
+      try refusal()
+        == "the element with id 1 has the field \"label.size\", which this version does not "
+        + "know, and saving would drop it; open it with the version that wrote it")
+    try Self.execute(
+      #"UPDATE pomvvm_elements SET label = '{"color":"red"}' WHERE _pomvvm_id = 1; "#
+        + #"UPDATE pomvvm_elements SET history = '[{"color":"red","tint":{"a":1}}]' "#
+        + "WHERE _pomvvm_id = 2", on: url)
+    #expect(
+      try refusal()
+        == "the element with id 2 has the field \"history[0].tint\", which this version does "
+        + "not know, and saving would drop it; open it with the version that wrote it")
+  }
+
   /// A column that only holds NULL loses nothing, and a field set to `nil`
   /// is saved as NULL, not left with its old value.
   @Test func anOptionalFieldSetToNilIsSavedAsNil() throws {

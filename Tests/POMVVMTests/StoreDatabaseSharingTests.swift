@@ -58,6 +58,188 @@ struct StoreDatabaseSharingTests {
     _ = subscription
   }
 
+  /// How many of a store's reads of other processes' commits read every
+  /// row's version (the change log did not cover them).
+  static func fullReads(_ store: Store<Item>) -> Int {
+    (store.session as? _DatabaseSession<Item>)?.writer.database.fullReads.withLock { $0 } ?? -1
+  }
+
+  /// A commit of several rows arrives as one change of exactly those rows,
+  /// found through the change log (no row's version read) and applied as
+  /// updates in place, an insertion at its place, a removal and a move:
+  /// element cells stay bound, and the change set replays.
+  @Test func aCommitOfSeveralRowsArrivesAsAChangeOfExactlyThoseRows() async throws {
+    let directory = try Directory()
+    let url = directory.file("items.sqlite")
+    let first = try Store<Item>(database: url)
+    first.items.append(contentsOf: StoreDatabaseTests.items(1...20))
+    first.flush()
+    let second = try Store<Item>(
+      database: url, saveDelay: .milliseconds(20), pollInterval: .never, fileID: #fileID,
+      line: #line)
+    let before = second.items.elements
+    let moved = try #require(second.items.cell(for: 1))
+    let edited = try #require(second.items.cell(for: 3, \.title))
+    var changes: [ArrayChange<Item>] = []
+    let subscription = second.items.observeChanges { changes.append($0) }
+    let reads = Self.fullReads(second)
+    first.items.cell(for: 3, \.title)?.value = "three"
+    first.items.cell(for: 17, \.done)?.value = true
+    first.items.insert(Item(id: 21, title: "new"), at: 10)
+    _ = first.items.remove(id: 12)
+    first.items.move(from: 0, to: 5)
+    first.flush()
+    await second.refresh()
+    #expect(second.items.elements == first.items.elements)
+    #expect(Self.fullReads(second) == reads, "the change log named the rows")
+    #expect(changes.count == 1)
+    let changeSet = try #require(changes.first?.changeSet)
+    #expect(changeSet.reload == nil)
+    #expect(changeSet.updates.map(\.newElement.id) == [3, 17])
+    #expect(changeSet.insertions.map(\.element.id) == [21])
+    #expect(changeSet.removals.map(\.element.id) == [12])
+    #expect(changeSet.moves.map { before[$0.from].id } == [1])
+    #expect(try changeSet.applied(to: before) == second.items.elements)
+    #expect(edited.value == "three")
+    #expect(!moved.isDetached)
+    _ = subscription
+  }
+
+  /// Random commits of several changes each, applied to a second store:
+  /// the same elements, in the same order, each change replaying.
+  @Test func randomCommitsArriveInOrder() async throws {
+    let directory = try Directory()
+    let url = directory.file("items.sqlite")
+    let first = try Store<Item>(database: url)
+    first.items.append(contentsOf: StoreDatabaseTests.items(1...30))
+    first.flush()
+    let second = try Store<Item>(
+      database: url, saveDelay: .milliseconds(20), pollInterval: .never, fileID: #fileID,
+      line: #line)
+    var random = SplitMix64(seed: 50)
+    var nextID = 31
+    var last = second.items.elements
+    var replayed = true
+    let subscription = second.items.observeChanges { change in
+      replayed = replayed && (try? change.changeSet.applied(to: last)) == change.newElements
+      last = change.newElements
+    }
+    for round in 0..<40 {
+      for _ in 0..<Int.random(in: 1...6, using: &random) {
+        let count = first.items.count
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0 where count > 0:
+          let id = first.items[Int.random(in: 0..<count, using: &random)].id
+          first.items.cell(for: id, \.title)?.value = "edit \(round)"
+        case 1:
+          first.items.insert(
+            Item(id: nextID, title: "new"), at: Int.random(in: 0...count, using: &random))
+          nextID += 1
+        case 2 where count > 1:
+          first.items.move(
+            from: Int.random(in: 0..<count, using: &random),
+            to: Int.random(in: 0..<count, using: &random))
+        case 3 where count > 5:
+          first.items.remove(at: Int.random(in: 0..<count, using: &random))
+        default:
+          break
+        }
+      }
+      first.flush()
+      await second.refresh()
+      #expect(second.items.elements == first.items.elements, "round \(round)")
+    }
+    #expect(replayed)
+    _ = subscription
+  }
+
+  /// A commit of thousands of rows in a row (another process's import or
+  /// paste) arrives whole: each row follows the one before it, a chain the
+  /// store walks without recursion.
+  @Test func aCommitOfThousandsOfRowsInARowArrives() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    first.items.batch {
+      $0.insert(contentsOf: (100..<10_100).map { Item(id: $0, title: "row \($0)") }, at: 2)
+    }
+    first.items.cell(for: 5, \.title)?.value = "five"
+    first.flush()
+    await second.refresh()
+    #expect(second.items.elements == first.items.elements)
+  }
+
+  /// A store that fell behind the change log (more commits than it keeps)
+  /// reads every row's version instead, and misses nothing.
+  @Test func aStoreThatFellBehindTheChangeLogReadsEveryRow() async throws {
+    let directory = try Directory()
+    let (first, second) = try Self.pair(in: directory)
+    let reads = Self.fullReads(second)
+    for edit in 0..<300 {
+      first.items.cell(for: edit % 5 + 1, \.title)?.value = "edit \(edit)"
+      if edit == 100 { first.items.append(Item(id: 6, title: "six")) }
+      first.flush()
+    }
+    await second.refresh()
+    #expect(second.items.elements == first.items.elements)
+    #expect(Self.fullReads(second) == reads + 1)
+    // Caught up, the next commit is in the log again.
+    first.items.cell(for: 2, \.title)?.value = "after"
+    first.flush()
+    await second.refresh()
+    #expect(second.items[id: 2]?.title == "after")
+    #expect(Self.fullReads(second) == reads + 1)
+  }
+
+  /// A database of the format before the change log opens and shares.
+  ///
+  /// Without the `changes` key, it opens and shares as before; its first
+  /// commit starts the log, with its own rows. A writer
+  /// that does not keep the log (an older version) is noticed: its commit
+  /// is found by reading every row.
+  @Test func aDatabaseWithoutTheChangeLogAndAWriterThatDoesNotKeepIt() async throws {
+    let directory = try Directory()
+    let url = directory.file("items.sqlite")
+    do {
+      let store = try Store<Item>(database: url)
+      store.items.append(contentsOf: StoreDatabaseTests.items(1...5))
+      store.flush()
+    }
+    try StoreDatabaseFileTests.execute("DELETE FROM pomvvm_store WHERE key = 'changes'", on: url)
+    let first = try Store<Item>(database: url)
+    let second = try Store<Item>(
+      database: url, saveDelay: .milliseconds(20), pollInterval: .never, fileID: #fileID,
+      line: #line)
+    let reads = Self.fullReads(second)
+    first.items.cell(for: 2, \.title)?.value = "two"
+    first.items.append(Item(id: 6, title: "six"))
+    first.flush()
+    await second.refresh()
+    #expect(second.items.elements == first.items.elements)
+    #expect(Self.fullReads(second) == reads, "the commit started the log with its rows")
+    first.items.cell(for: 3, \.title)?.value = "three"
+    first.flush()
+    await second.refresh()
+    #expect(second.items[id: 3]?.title == "three")
+    #expect(Self.fullReads(second) == reads)
+    // An older version's commit: a row and the commit number, no log.
+    try StoreDatabaseFileTests.execute(
+      """
+      UPDATE pomvvm_elements SET title = 'by an older version',
+        _pomvvm_version = (SELECT value + 1 FROM pomvvm_store WHERE key = 'commit')
+        WHERE _pomvvm_id = 4;
+      UPDATE pomvvm_store SET value = value + 1 WHERE key = 'commit';
+      """, on: url)
+    await second.refresh()
+    #expect(second.items[id: 4]?.title == "by an older version")
+    #expect(Self.fullReads(second) == reads + 1, "the log ends before that commit")
+    // The next commit of this version starts the log again.
+    first.items.cell(for: 5, \.title)?.value = "five"
+    first.flush()
+    await second.refresh()
+    #expect(second.items[id: 5]?.title == "five")
+    #expect(Self.fullReads(second) == reads + 1)
+  }
+
   /// Without `refresh()`, a store looks by itself: the change arrives.
   @Test
   func aCommitArrivesByItself() async throws {

@@ -208,4 +208,50 @@ struct StoreDatabaseTests {
     }
     #expect(keys == keys.sorted())
   }
+
+  // MARK: - The change log
+
+  /// The log keeps the ids of the last commits, within its size, and says
+  /// when it does not cover a reader's commits.
+  @Test func theChangeLogKeepsTheLastCommitsWithinItsSize() throws {
+    let ids: [_SQLValue] = [
+      .integer(7), .integer(-3), .integer(.min), .text("a\u{0}é"), .real(1.5), .blob([0, 255]),
+    ]
+    var log = _ChangeLog(since: 0, through: 0)
+    log.append(commit: 1, ids: ids, limit: 900)
+    log.append(commit: 2, ids: [.integer(7), .integer(8)], limit: 900)
+    let read = try #require(_ChangeLog(log.encoded))
+    #expect(read == log)
+    #expect(read.ids(after: 0, through: 2, skipping: []) == ids + [.integer(8)])
+    #expect(read.ids(after: 1, through: 2, skipping: []) == [.integer(7), .integer(8)])
+    #expect(read.ids(after: 0, through: 2, skipping: [1]) == [.integer(7), .integer(8)])
+    #expect(read.ids(after: 0, through: 3, skipping: []) == nil, "a commit it lacks")
+    // Within 40 bytes: the oldest commits go, and readers before them
+    // read every row.
+    for commit in Int64(3)...30 {
+      log.append(commit: commit, ids: [.integer(commit)], limit: 40)
+      #expect(log.encoded.count <= 40)
+    }
+    #expect(log.ids(after: 29, through: 30, skipping: []) == [.integer(30)])
+    #expect(log.ids(after: 2, through: 30, skipping: []) == nil)
+    // A commit after a gap (a writer without the log) starts it again; one
+    // too large for it leaves it covering nothing before it.
+    log.append(commit: 32, ids: [.integer(1)], limit: 40)
+    #expect(log.ids(after: 30, through: 32, skipping: []) == nil)
+    #expect(log.ids(after: 31, through: 32, skipping: []) == [.integer(1)])
+    log.append(commit: 33, ids: (0..<100).map { .integer($0) }, limit: 40)
+    #expect(log.ids(after: 32, through: 33, skipping: []) == nil)
+    #expect(log.ids(after: 33, through: 33, skipping: []) == [])
+    // Bytes that are not a log are not read as one; a writer that meets a
+    // group that does not read starts the log again.
+    for blob: [UInt8] in [[], [2, 0, 0], [1, 0], [1, 0, 1, 1, 5, 0], [1, 0, 1, 1, 1, 1, 9, 0]] {
+      #expect(_ChangeLog(blob) == nil)
+    }
+    var damaged = try #require(_ChangeLog([1, 0, 1, 1, 1, 1, 9, 0], checksGroups: false))
+    #expect(damaged.ids(after: 0, through: 1, skipping: []) == nil)
+    damaged.append(commit: 2, ids: [.integer(5)], limit: 10)
+    #expect(damaged.ids(after: 1, through: 2, skipping: []) == nil)
+    #expect(damaged.ids(after: 2, through: 2, skipping: []) == [])
+    #expect(damaged.encoded.count <= 10)
+  }
 }

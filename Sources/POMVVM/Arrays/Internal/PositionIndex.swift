@@ -261,20 +261,33 @@ struct _PositionIndex<Element: Identifiable> {
     _base = Self._middle
     let slotCount = _slots.count
     var repeated: [Int] = []
-    placing: for (position, element) in elements.enumerated() {
-      // One walk from the id's home both finds a free slot and meets any
-      // element with the same id on the way.
-      var slot = _homeSlot(of: element.id, slotCount, seed: _seed)
-      while _slots[slot] != Self._empty {
-        if elements[Int(_slots[slot]) &- _base].id == element.id {
-          repeated.append(position)
-          continue placing
+    let base = _base
+    let seed = _seed
+    var count = 0
+    // By index, through the buffers: `enumerated()` costs unspecialized
+    // code (a store building its array, say) a tuple's metadata and an
+    // iterator's witnesses per element. (Reading an element's `id` there
+    // still copies the element.)
+    elements.withUnsafeBufferPointer { elements in
+      _slots.withUnsafeMutableBufferPointer { slots in
+        placing: for position in elements.indices {
+          let id = elements[position].id
+          // One walk from the id's home both finds a free slot and meets
+          // any element with the same id on the way.
+          var slot = _homeSlot(of: id, slotCount, seed: seed)
+          while slots[slot] != Self._empty {
+            if elements[Int(slots[slot]) &- base].id == id {
+              repeated.append(position)
+              continue placing
+            }
+            slot = slot &+ 1 == slotCount ? 0 : slot &+ 1
+          }
+          slots[slot] = UInt32(truncatingIfNeeded: position &+ base)
+          count += 1
         }
-        slot = slot &+ 1 == slotCount ? 0 : slot &+ 1
       }
-      _slots[slot] = _stored(position)
-      _count += 1
     }
+    _count = count
     return repeated
   }
 

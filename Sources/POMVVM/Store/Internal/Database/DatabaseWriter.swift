@@ -265,7 +265,8 @@ where Element.ID: Codable {
     apply(ready)
   }
 
-  /// Applies other processes' rows to the array, as one change.
+  /// Applies other processes' rows to the array, as one change of only
+  /// those elements.
   private func apply(_ changes: _RemoteChanges<Element>) {
     guard let items = store?.items, !changes.rows.isEmpty || !changes.removed.isEmpty else {
       return
@@ -284,6 +285,169 @@ where Element.ID: Codable {
       _ = items.remove(id: changes.removed[0].id)
       return
     }
+    if let patch = Self.patch(for: changes, in: items),
+      items._patch(leaving: patch.leaving, entering: patch.entering, updates: patch.updates)
+    {
+      return
+    }
+    replaceAll(with: changes, in: items)
+  }
+
+  /// What a read of other processes' commits changes in the array.
+  ///
+  /// In the terms of `ObservableArray._patch`: the elements that leave
+  /// their place (removed, or moved), the runs that enter after an element
+  /// that stays, and the elements edited in place. `nil` if the rows do
+  /// not describe one order (then the array is rebuilt instead).
+  ///
+  /// Each row comes with the id of the row before it in the database. A
+  /// changed element stays in place if the element before it here, not
+  /// counting the changed and removed ones, is the one it follows in the
+  /// database, not counting the changed ones (its anchor), and it comes
+  /// after the others that stay behind that anchor; any other changed
+  /// element leaves and enters again after its anchor among the elements
+  /// that stay. O(k log k) for k rows, apart from the look-ups by id.
+  static func patch(for changes: _RemoteChanges<Element>, in items: ObservableArray<Element>)
+    -> (
+      leaving: [Int], entering: [ObservableArray<Element>._EnteringRun],
+      updates: [(position: Int, element: Element)]
+    )?
+  {
+    var rows: [ID: (element: Element, after: ID?)] = [:]
+    for row in changes.rows {
+      guard rows.updateValue((row.element, row.after), forKey: row.element.id) == nil else {
+        return nil
+      }
+    }
+    var removed: [ID: Int] = [:]
+    for removal in changes.removed {
+      guard rows[removal.id] == nil else { return nil }
+      if let position = items.index(id: removal.id) {
+        removed[removal.id] = position
+      }
+    }
+    // Where each changed element is now, and the element before it, not
+    // counting changed and removed ones: from the positions in order.
+    var present: [(position: Int, id: ID)] = []
+    for id in rows.keys {
+      if let position = items.index(id: id) { present.append((position, id)) }
+    }
+    var skipped = present.map(\.position) + Array(removed.values)
+    skipped.sort()
+    var before: [Int: ID?] = [:]
+    for (offset, position) in skipped.enumerated() {
+      if offset > 0, skipped[offset - 1] == position - 1 {
+        before[position] = before[skipped[offset - 1]] ?? nil
+      } else {
+        before[position] = position > 0 ? items[position - 1].id : nil
+      }
+    }
+    // Each row's anchor: the first row before it in the database that did
+    // not change (nil: the start), and how far behind it it is.
+    guard let anchors = chains(of: rows, through: { rows[$0] != nil }) else { return nil }
+    // In place: behind its anchor here too, and in the database's order
+    // among the others behind that anchor.
+    var candidates: [(depth: Int, position: Int, id: ID)] = []
+    for (position, id) in present {
+      guard let anchor = anchors[id], let previous = before[position], previous == anchor.anchor
+      else { continue }
+      candidates.append((anchor.depth, position, id))
+    }
+    candidates.sort { $0.depth < $1.depth }
+    var lastPosition: [ID?: Int] = [:]
+    var inPlace: [ID: Int] = [:]
+    for candidate in candidates {
+      let anchor = anchors[candidate.id]?.anchor ?? nil
+      if let last = lastPosition[anchor], last > candidate.position { continue }
+      lastPosition[anchor] = candidate.position
+      inPlace[candidate.id] = candidate.position
+    }
+    // The others enter after the nearest row before them that stays.
+    guard
+      let entries = chains(of: rows, through: { rows[$0] != nil && inPlace[$0] == nil })
+    else { return nil }
+    var runs: [ID?: [(depth: Int, element: Element)]] = [:]
+    var leaving = Array(removed.values)
+    var updates: [(position: Int, element: Element)] = []
+    for (id, row) in rows {
+      if let position = inPlace[id] {
+        updates.append((position, row.element))
+        continue
+      }
+      if let position = items.index(id: id) { leaving.append(position) }
+      guard let (anchor, depth) = entries[id] else { return nil }
+      runs[anchor, default: []].append((depth, row.element))
+    }
+    leaving.sort()
+    var entering: [ObservableArray<Element>._EnteringRun] = []
+    var atEnd = Set<ID>()
+    for (anchor, run) in runs {
+      let elements = run.sorted { $0.depth < $1.depth }.map(\.element)
+      guard let anchor else {
+        entering.append(.init(after: -1, elements: elements))
+        continue
+      }
+      // An anchor that is not here (this store removed it and has not
+      // saved that yet), or leaves: at the end.
+      if let position = items.index(id: anchor), removed[anchor] == nil {
+        entering.append(.init(after: position, elements: elements))
+      } else {
+        atEnd.formUnion(elements.map(\.id))
+      }
+    }
+    entering.sort { ($0.after ?? .max) < ($1.after ?? .max) }
+    if !atEnd.isEmpty {
+      // In the rows' order.
+      entering.append(
+        .init(
+          after: nil,
+          elements: changes.rows.lazy.map(\.element).filter { atEnd.contains($0.id) }))
+    }
+    return (leaving, entering, updates)
+  }
+
+  /// For each row, the first id before it, following the rows' `after`
+  /// while `passes` holds for it (`nil`: the start), and how many rows it
+  /// passed; `nil` if the rows' `after` go round in a circle.
+  ///
+  /// Iterative, and each row is walked once: a commit of many rows in a
+  /// row (an append of thousands) makes long chains.
+  static func chains(
+    of rows: [ID: (element: Element, after: ID?)], through passes: (ID) -> Bool
+  ) -> [ID: (anchor: ID?, depth: Int)]? {
+    var result: [ID: (anchor: ID?, depth: Int)] = [:]
+    result.reserveCapacity(rows.count)
+    var chain: [ID] = []
+    for start in rows.keys where result[start] == nil {
+      chain.removeAll(keepingCapacity: true)
+      var current = start
+      var end: (anchor: ID?, depth: Int)
+      while true {
+        if let known = result[current] {
+          end = known
+          break
+        }
+        chain.append(current)
+        guard chain.count <= rows.count, let row = rows[current] else { return nil }
+        if let after = row.after, passes(after) {
+          current = after
+        } else {
+          end = (row.after, -1)
+          break
+        }
+      }
+      for id in chain.reversed() {
+        end.depth += 1
+        result[id] = end
+      }
+    }
+    return result
+  }
+
+  /// Applies other processes' rows by rebuilding the array's contents: one
+  /// `replaceAll` that reports only their ids as changed.
+  private func replaceAll(with changes: _RemoteChanges<Element>, in items: ObservableArray<Element>)
+  {
     var leaving = Set(changes.removed.map(\.id))
     let changed = Set(changes.rows.map(\.element.id))
     leaving.formUnion(changed)

@@ -1,3 +1,5 @@
+import CSQLite
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -38,25 +40,40 @@ enum _ColumnValue {
     return .text(String(decoding: try encoder.encode(value), as: UTF8.self))
   }
 
+  /// Decodes a column's value.
+  ///
+  /// - Parameters:
+  ///   - type: The field's type.
+  ///   - value: The column's value.
+  ///   - codingPath: The field's path, for errors.
+  ///   - unknownField: Called with the path (such as `.color` or
+  ///     `[0].color`) of the first field of a nested value, stored as JSON,
+  ///     that decoding it and encoding it again does not write: a field the
+  ///     type does not know, which a save would lose. Checking costs a
+  ///     decode and an encode of the nested value; without it, none.
+  /// - Returns: The value.
+  /// - Throws: `DecodingError` if the value is not one of `type`.
   static func decode<T: Decodable>(
-    _ type: T.Type, from value: _SQLValue, codingPath: [any CodingKey]
+    _ type: T.Type, from value: _SQLValue, codingPath: [any CodingKey],
+    unknownField: ((String) -> Void)? = nil
   )
     throws -> T
   {
     // The common scalars directly: the same results as their `init(from:)`
     // through `_ScalarDecoder`, without its existential containers (opening
-    // a store decodes every row's id and dates this way).
+    // a store decodes every row's id and dates this way). The casts are
+    // reinterpretations: the type is the same.
     switch value {
     case .integer(let integer):
-      if T.self == Int.self, let result = Int(exactly: integer) as? T { return result }
-      if T.self == Int64.self, let result = integer as? T { return result }
+      if T.self == Int.self { return unsafeBitCast(Int(truncatingIfNeeded: integer), to: T.self) }
+      if T.self == Int64.self { return unsafeBitCast(integer, to: T.self) }
     case .text(let text):
-      if T.self == String.self, let result = text as? T { return result }
+      if T.self == String.self { return unsafeBitCast(text, to: T.self) }
     case .real(let real):
-      if T.self == Date.self, let result = Date(timeIntervalSinceReferenceDate: real) as? T {
-        return result
+      if T.self == Date.self {
+        return unsafeBitCast(Date(timeIntervalSinceReferenceDate: real), to: T.self)
       }
-      if T.self == Double.self, let result = real as? T { return result }
+      if T.self == Double.self { return unsafeBitCast(real, to: T.self) }
     default: break
     }
     do {
@@ -68,12 +85,29 @@ enum _ColumnValue {
           DecodingError.Context(
             codingPath: codingPath, debugDescription: "it holds \(value.kindName), not JSON text"))
       }
+      let data = Data(text.utf8)
+      let decoded: T
       do {
-        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        decoded = try JSONDecoder().decode(T.self, from: data)
       } catch let error as DecodingError {
         throw error.prefixed(by: codingPath)
       }
+      if let unknownField, let field = firstUnknownField(of: decoded, in: data) {
+        unknownField(field.hasPrefix("[") ? field : "." + field)
+      }
+      return decoded
     }
+  }
+
+  /// The first field of the JSON `data` that encoding `value` (decoded
+  /// from it) again does not write, such as `color` or `[0].color`.
+  static func firstUnknownField<T>(of value: T, in data: Data) -> String? {
+    guard let value = value as? any Encodable,
+      let stored = try? JSONDecoder().decode(_JSONShape.self, from: data),
+      let encoded = try? JSONEncoder().encode(value),
+      let written = try? JSONDecoder().decode(_JSONShape.self, from: encoded)
+    else { return nil }
+    return stored.firstField(missingFrom: written)
   }
 }
 
@@ -338,12 +372,30 @@ final class _RowLayout {
 
 /// Decodes an element from the current row of a statement, reading its
 /// columns directly, and notes which columns it read.
+///
+/// Opening a store runs it for every row, in code that is generic over
+/// the element (not specialized for it): the common scalars are read
+/// straight from SQLite's columns, without an enum value, a dynamic cast
+/// or a generic integer conversion, and the marks of the columns read are
+/// numbers in a buffer, not flags to reset per row.
 final class _RowDecoder: Decoder {
   let layout: _RowLayout
+  /// The statement's handle: read without going through the layout.
+  let handle: OpaquePointer
   var codingPath: [any CodingKey] = []
   var userInfo: [CodingUserInfoKey: Any] = [:]
-  /// The columns the element read, by index; reset for every row.
-  var read: [Bool]
+  /// For each column, the number of the last row that read it (`0`:
+  /// none): the row being decoded read it if it holds ``row``.
+  private let marks: UnsafeMutablePointer<Int>
+  private let columnCount: Int
+  /// The number of the row being decoded, from 1.
+  private(set) var row = 0
+  /// The element fields' columns, in the statement's order.
+  private let fieldIndices: [Int32]
+  /// The first field of a nested value (a column's JSON) that the element
+  /// type does not know, as a path such as `meta.color`, in the row being
+  /// decoded.
+  var unknownNestedField: String?
   /// The fields the last row looked up, in the order it looked them up,
   /// and their columns: the next row of the type looks them up in the same
   /// order, so comparing a name replaces hashing it.
@@ -353,12 +405,36 @@ final class _RowDecoder: Decoder {
 
   init(layout: _RowLayout) {
     self.layout = layout
-    read = Array(repeating: false, count: Int(layout.statement.columnCount))
+    handle = layout.statement.handle
+    columnCount = Int(layout.statement.columnCount)
+    marks = .allocate(capacity: max(columnCount, 1))
+    marks.initialize(repeating: 0, count: max(columnCount, 1))
+    fieldIndices = layout.fieldColumns.map(\.index)
+  }
+
+  deinit {
+    marks.deallocate()
+  }
+
+  /// Whether the row being decoded read a column.
+  func read(_ index: Int32) -> Bool {
+    marks[Int(index)] == row
+  }
+
+  /// Whether any row decoded so far read a column.
+  func everRead(_ index: Int32) -> Bool {
+    marks[Int(index)] != 0
+  }
+
+  /// Marks a column as read by the row being decoded.
+  @inline(__always)
+  func mark(_ index: Int32) {
+    marks[Int(index)] = row
   }
 
   /// The column of a field, if the table has one.
   func index(of name: String) -> Int32? {
-    defer { lookup += 1 }
+    defer { lookup &+= 1 }
     if lookup < lookups.count {
       if lookups[lookup].name == name { return lookups[lookup].index }
       let index = layout.columns[name]
@@ -373,24 +449,24 @@ final class _RowDecoder: Decoder {
   /// Decodes the element of the current row.
   ///
   /// - Returns: The element, and the first field that holds a value the
-  ///   element did not read (a field its type does not know), if any.
+  ///   element did not read (a field its type does not know), if any — a
+  ///   top-level column, or a path into a nested value.
   func decode<Element: Decodable>(_ type: Element.Type) throws -> (
     element: Element, unknownField: String?
   ) {
-    for index in read.indices { read[index] = false }
+    row &+= 1
     lookup = 0
+    unknownNestedField = nil
     let element = try Element(from: self)
-    var unknown: String?
-    for (name, index) in layout.fieldColumns
-    where !read[Int(index)] && !layout.statement.isNull(at: index) {
-      unknown = name
-      break
+    for (position, index) in fieldIndices.enumerated()
+    where marks[Int(index)] != row && sqlite3_column_type(handle, index) != SQLITE_NULL {
+      return (element, layout.fieldColumns[position].name)
     }
-    return (element, unknown)
+    return (element, unknownNestedField)
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(Container<Key>(decoder: self))
+    KeyedDecodingContainer(Container<Key>(decoder: self, handle: handle))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -409,49 +485,79 @@ final class _RowDecoder: Decoder {
 
   struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: _RowDecoder
+    let handle: OpaquePointer
     var codingPath: [any CodingKey] { [] }
-    private var statement: _SQLiteStatement { decoder.layout.statement }
 
     var allKeys: [Key] {
       decoder.layout.fieldColumns.compactMap { name, index in
-        statement.isNull(at: index) ? nil : Key(stringValue: name)
+        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : Key(stringValue: name)
       }
     }
 
-    func contains(_ key: Key) -> Bool {
-      guard let index = decoder.index(of: key.stringValue) else { return false }
-      return !statement.isNull(at: index)
+    private func type(at index: Int32) -> Int32 {
+      sqlite3_column_type(handle, index)
     }
 
-    /// The column of a field, marked as read; throws if there is none or
-    /// it is NULL.
-    private func column(_ key: Key, _ type: Any.Type) throws -> Int32 {
+    private var statement: _SQLiteStatement { decoder.layout.statement }
+
+    func contains(_ key: Key) -> Bool {
+      guard let index = decoder.index(of: key.stringValue) else { return false }
+      return type(at: index) != SQLITE_NULL
+    }
+
+    /// The column of a field, marked as read, and the type of its value;
+    /// throws if there is none or it is NULL.
+    private func column(_ key: Key, _ type: Any.Type) throws -> (index: Int32, type: Int32) {
       guard let index = decoder.index(of: key.stringValue) else {
         throw DecodingError.keyNotFound(
           key, DecodingError.Context(codingPath: [key], debugDescription: "no such field"))
       }
-      decoder.read[Int(index)] = true
-      guard !statement.isNull(at: index) else {
+      decoder.mark(index)
+      let kind = self.type(at: index)
+      guard kind != SQLITE_NULL else {
         throw DecodingError.valueNotFound(
           type, DecodingError.Context(codingPath: [key], debugDescription: "it is NULL"))
       }
-      return index
+      return (index, kind)
+    }
+
+    /// The column of a field that may be missing or NULL (`nil`), marked
+    /// as read.
+    private func presentColumn(_ key: Key) -> (index: Int32, type: Int32)? {
+      guard let index = decoder.index(of: key.stringValue) else { return nil }
+      decoder.mark(index)
+      let kind = type(at: index)
+      return kind == SQLITE_NULL ? nil : (index, kind)
+    }
+
+    private func mismatch(_ key: Key, _ type: Any.Type, at index: Int32, _ expected: String)
+      -> DecodingError
+    {
+      .typeMismatch(
+        type,
+        DecodingError.Context(
+          codingPath: [key],
+          debugDescription: "it holds \(statement.value(at: index).kindName), not \(expected)"))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
       guard let index = decoder.index(of: key.stringValue) else { return true }
-      return statement.isNull(at: index)
+      return type(at: index) == SQLITE_NULL
+    }
+
+    // MARK: Scalars, read from the column
+
+    private func int64(_ key: Key, _ type: Any.Type, _ column: (index: Int32, type: Int32))
+      throws -> Int64
+    {
+      guard column.type == SQLITE_INTEGER else {
+        throw mismatch(key, type, at: column.index, "an integer")
+      }
+      return sqlite3_column_int64(handle, column.index)
     }
 
     private func integer<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T {
-      let index = try column(key, type)
-      let value = statement.value(at: index)
-      guard case .integer(let integer) = value else {
-        throw DecodingError.typeMismatch(
-          type,
-          DecodingError.Context(
-            codingPath: [key], debugDescription: "it holds \(value.kindName), not an integer"))
-      }
+      let integer = try int64(key, type, column(key, type))
       guard let result = T(exactly: integer) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
@@ -460,40 +566,49 @@ final class _RowDecoder: Decoder {
       return result
     }
 
+    private func string(_ key: Key, _ column: (index: Int32, type: Int32)) throws -> String {
+      guard column.type == SQLITE_TEXT else {
+        throw mismatch(key, String.self, at: column.index, "text")
+      }
+      // From the handle: not through the layout's statement, which would
+      // retain it per field.
+      guard let bytes = sqlite3_column_text(handle, column.index) else { return "" }
+      let count = Int(sqlite3_column_bytes(handle, column.index))
+      return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    private func double(_ key: Key, _ type: Any.Type, _ column: (index: Int32, type: Int32))
+      throws -> Double
+    {
+      switch column.type {
+      case SQLITE_FLOAT: return sqlite3_column_double(handle, column.index)
+      case SQLITE_INTEGER: return Double(sqlite3_column_int64(handle, column.index))
+      default: throw mismatch(key, type, at: column.index, "a number")
+      }
+    }
+
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-      try integer(key, Int64.self) != 0
+      try int64(key, type, column(key, type)) != 0
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-      let index = try column(key, type)
-      let value = statement.value(at: index)
-      guard case .text(let text) = value else {
-        throw DecodingError.typeMismatch(
-          type,
-          DecodingError.Context(
-            codingPath: [key], debugDescription: "it holds \(value.kindName), not text"))
-      }
-      return text
+      try string(key, column(key, type))
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-      let index = try column(key, type)
-      switch statement.value(at: index) {
-      case .real(let value): return value
-      case .integer(let value): return Double(value)
-      case let value:
-        throw DecodingError.typeMismatch(
-          type,
-          DecodingError.Context(
-            codingPath: [key], debugDescription: "it holds \(value.kindName), not a number"))
-      }
+      try double(key, type, column(key, type))
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
       Float(try decode(Double.self, forKey: key))
     }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key, type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+      // Int is 64 bits wide on every platform Swift 6 supports for this.
+      Int(truncatingIfNeeded: try int64(key, type, column(key, type)))
+    }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key, type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key, type) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key, type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key, type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+      try int64(key, type, column(key, type))
+    }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key, type) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key, type) }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key, type) }
@@ -501,16 +616,64 @@ final class _RowDecoder: Decoder {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key, type) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      if type == String.self, let value = try decode(String.self, forKey: key) as? T {
-        return value
+      try value(type, key, column(key, type))
+    }
+
+    /// A field's value of any type, from its column (not NULL).
+    private func value<T: Decodable>(
+      _ type: T.Type, _ key: Key, _ column: (index: Int32, type: Int32)
+    ) throws -> T {
+      // The common scalars straight from the column; the cast is a
+      // reinterpretation, the type being the same.
+      if T.self == String.self { return unsafeBitCast(try string(key, column), to: T.self) }
+      if T.self == Int.self {
+        return unsafeBitCast(
+          Int(truncatingIfNeeded: try int64(key, Int.self, column)), to: T.self)
       }
-      if type == Int.self, let value = try decode(Int.self, forKey: key) as? T { return value }
-      if type == Bool.self, let value = try decode(Bool.self, forKey: key) as? T { return value }
-      if type == Double.self, let value = try decode(Double.self, forKey: key) as? T {
-        return value
+      if T.self == Bool.self { return unsafeBitCast(try int64(key, type, column) != 0, to: T.self) }
+      if T.self == Double.self { return unsafeBitCast(try double(key, type, column), to: T.self) }
+      if T.self == Date.self, column.type == SQLITE_FLOAT {
+        return unsafeBitCast(
+          Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, column.index)),
+          to: T.self)
       }
-      let index = try column(key, type)
-      return try _ColumnValue.decode(type, from: statement.value(at: index), codingPath: [key])
+      // A nested value is JSON text: its fields that the type does not
+      // know would be lost by a save.
+      let decoder = decoder
+      return try _ColumnValue.decode(
+        type, from: statement.value(at: column.index), codingPath: [key],
+        unknownField: { field in
+          if decoder.unknownNestedField == nil {
+            decoder.unknownNestedField = key.stringValue + field
+          }
+        })
+    }
+
+    // MARK: Optional fields: one look-up, not three
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+      guard let column = presentColumn(key) else { return nil }
+      return try int64(key, type, column) != 0
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+      guard let column = presentColumn(key) else { return nil }
+      return try string(key, column)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+      guard let column = presentColumn(key) else { return nil }
+      return try double(key, type, column)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+      guard let column = presentColumn(key) else { return nil }
+      return Int(truncatingIfNeeded: try int64(key, type, column))
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+      guard let column = presentColumn(key) else { return nil }
+      return try int64(key, type, column)
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+      guard let column = presentColumn(key) else { return nil }
+      return try value(type, key, column)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// A value of one SQLite column.
-enum _SQLValue: Equatable {
+enum _SQLValue: Hashable {
   case null
   case integer(Int64)
   case real(Double)

@@ -106,6 +106,12 @@ where Element.ID: Codable {
   /// This store's commits that other processes' commits may precede.
   private var ownCommits: Set<Int64> = []
   private var dataVersion: Int64 = 0
+  /// The largest change log this database keeps on the commit number's
+  /// page (``_ChangeLog/limit(pageSize:)``).
+  private var logLimit = _ChangeLog.limit(pageSize: 4_096)
+  /// How many reads of other processes' commits read every row's version
+  /// (the change log did not cover them): for tests.
+  let fullReads = _Locked(0)
   /// What the main actor took in; it writes, a save reads.
   let sync: _Locked<_SyncState<ID>>
 
@@ -157,6 +163,9 @@ where Element.ID: Codable {
         knownFields: opened.knownFields, commit: opened.commit)
       database.dataVersion = (try? connection.integerPragma("data_version")) ?? 0
       database.busyTimeout = busyTimeout
+      if let pageSize = try? connection.integerPragma("page_size") {
+        database.logLimit = _ChangeLog.limit(pageSize: Int(pageSize))
+      }
       return (database, opened.elements, opened.nextSequenceNumber)
     } catch let error as StoreError {
       throw error
@@ -309,18 +318,13 @@ where Element.ID: Codable {
     let columns = Set(layout.columns.keys)
     let idColumn = try column("_pomvvm_id", of: statement)
     let decoder = _RowDecoder(layout: layout)
-    var asked = [Bool](repeating: false, count: Int(statement.columnCount))
     var elements: [Element] = []
     while try statement.step() {
-      let element = try decodeRow(decoder, idColumn: idColumn, path: path)
-      for index in asked.indices where decoder.read[index] {
-        asked[index] = true
-      }
-      elements.append(element)
+      elements.append(try decodeRow(decoder, idColumn: idColumn, path: path))
     }
     var knownFields = columns
     if !elements.isEmpty {
-      knownFields = Set(layout.fieldColumns.filter { asked[Int($0.index)] }.map(\.name))
+      knownFields = Set(layout.fieldColumns.filter { decoder.everRead($0.index) }.map(\.name))
     }
     return Opened(
       elements: elements, nextSequenceNumber: nextSequenceNumber, commit: commit,
@@ -336,26 +340,40 @@ where Element.ID: Codable {
 
   /// Decodes the element of a statement's current row, or throws naming
   /// its id and the field.
+  ///
+  /// The row's stored id is decoded only to name it in an error: an id
+  /// that is an integer or text, as the element's `Int` or `String` id
+  /// needs, is checked by its SQLite type alone.
   private static func decodeRow(_ decoder: _RowDecoder, idColumn: Int32, path: String)
     throws(StoreError) -> Element
   {
     let statement = decoder.layout.statement
-    let idValue = statement.value(at: idColumn)
-    let id: ID
-    do {
-      id = try _ColumnValue.decode(ID.self, from: idValue, codingPath: [])
-    } catch {
-      throw StoreError(
-        .corrupt, path: path,
-        reason: "a row's id (\(describe(idValue))) is not an id of \(Element.self): "
-          + describe(error))
+    let idType = sqlite3_column_type(statement.handle, idColumn)
+    let isPlainID =
+      (ID.self == Int.self || ID.self == Int64.self)
+      ? idType == SQLITE_INTEGER
+      : ID.self == String.self ? idType == SQLITE_TEXT : false
+    /// The row's id, decoded; throws if it is not an id of the element.
+    func id() throws(StoreError) -> ID {
+      let idValue = statement.value(at: idColumn)
+      do {
+        return try _ColumnValue.decode(ID.self, from: idValue, codingPath: [])
+      } catch {
+        throw StoreError(
+          .corrupt, path: path,
+          reason: "a row's id (\(describe(idValue))) is not an id of \(Element.self): "
+            + describe(error))
+      }
+    }
+    if !isPlainID {
+      _ = try id()
     }
     do {
       let (element, unknown) = try decoder.decode(Element.self)
       if let unknown {
         throw StoreError(
           .corrupt, path: path,
-          reason: "the element with id \(String(reflecting: id)) has the field "
+          reason: "the element with id \(String(reflecting: try id())) has the field "
             + "\(String(reflecting: unknown)), which this version does not know, and saving "
             + "would drop it; open it with the version that wrote it")
       }
@@ -365,7 +383,8 @@ where Element.ID: Codable {
     } catch {
       throw StoreError(
         .corrupt, path: path,
-        reason: "the element with id \(String(reflecting: id)) does not decode: \(describe(error))")
+        reason:
+          "the element with id \(String(reflecting: try id())) does not decode: \(describe(error))")
     }
   }
 
@@ -458,10 +477,27 @@ where Element.ID: Codable {
   private func write(_ burst: _DatabaseBurst<Element>) throws -> Int64 {
     let sync = self.sync.withLock { $0 }
     ownCommits = ownCommits.filter { $0 > sync.lastSynced }
-    guard case .integer(let last) = try Self.metadata(connection, "commit") else {
+    // The commit number and the change log, in one read.
+    var last: Int64?
+    var storedLog: [UInt8]?
+    let head = try connection.cached(
+      "SELECT key, value FROM pomvvm_store WHERE key IN ('commit', 'changes')")
+    while try head.step() {
+      switch (head.text(at: 0), head.value(at: 1)) {
+      case ("commit", .integer(let number)): last = number
+      case ("changes", .blob(let blob)): storedLog = blob
+      default: break
+      }
+    }
+    head.reset()
+    guard let last else {
       throw StoreError(.corrupt, path: path, reason: "it has no commit number")
     }
     let commit = last + 1
+    /// The rows this commit writes, for the change log: an id may be
+    /// there twice, or be one this commit removed (a reader looks each up
+    /// once, and finds no row).
+    var written: [_SQLValue] = []
     var inserted: Set<ID> = []
     var removed: Set<ID> = []
     var conflicts = Conflicts()
@@ -503,6 +539,7 @@ where Element.ID: Codable {
           guard let value = burst.values[id] else { continue }
           let key = try key(after: after, before: before)
           try insert(value, id: id, key: key, commit: commit)
+          written.append(try _ColumnValue.encode(id))
           inserted.insert(id)
           removed.remove(id)
         } else {
@@ -516,11 +553,13 @@ where Element.ID: Codable {
           }
           let key = try key(after: after, before: before)
           try setKey(key, of: row.idValue, commit: commit)
+          written.append(row.idValue)
         }
       case .renumber(let ids):
         for (index, id) in ids.enumerated() {
           guard let row = try row(id) else { continue }
           try setKey(.numbered(index), of: row.idValue, commit: commit)
+          written.append(row.idValue)
         }
       }
     }
@@ -534,6 +573,7 @@ where Element.ID: Codable {
         continue
       }
       try update(value, idValue: row.idValue, commit: commit)
+      written.append(row.idValue)
     }
     if !conflicts.ids.isEmpty {
       let ids =
@@ -547,9 +587,7 @@ where Element.ID: Codable {
           + "id\(conflicts.ids.count == 1 ? "" : "s") \(ids) since this store read "
           + (conflicts.ids.count == 1 ? "it" : "them"))
     }
-    try connection.cached("UPDATE pomvvm_store SET value = ? WHERE key = 'commit'").run([
-      .integer(commit)
-    ])
+    try writeLog(commit: commit, ids: written, stored: storedLog)
     if let next = burst.nextSequenceNumber {
       try connection.cached(
         """
@@ -559,6 +597,33 @@ where Element.ID: Codable {
       ).run([.integer(Int64(next))])
     }
     return commit
+  }
+
+  /// Writes the commit number and the change log (``_ChangeLog``) with
+  /// the commit's rows added: one statement, when the log was there.
+  private func writeLog(commit: Int64, ids: [_SQLValue], stored: [UInt8]?) throws {
+    var log =
+      stored.flatMap { _ChangeLog($0, checksGroups: false) }
+      ?? _ChangeLog(since: commit - 1, through: commit - 1)
+    log.append(commit: commit, ids: ids, limit: logLimit)
+    if stored != nil {
+      try connection.cached(
+        """
+        UPDATE pomvvm_store SET value = CASE key WHEN 'commit' THEN ? ELSE ? END
+        WHERE key IN ('commit', 'changes')
+        """
+      ).run([.integer(commit), .blob(log.encoded)])
+    } else {
+      try connection.cached("UPDATE pomvvm_store SET value = ? WHERE key = 'commit'").run([
+        .integer(commit)
+      ])
+      try connection.cached(
+        """
+        INSERT INTO pomvvm_store (key, value) VALUES ('changes', ?)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        """
+      ).run([.blob(log.encoded)])
+    }
   }
 
   /// A row's stored id, version and place; `nil` if there is no such row.
@@ -714,28 +779,16 @@ where Element.ID: Codable {
       if case .integer(let next) = try Self.metadata(connection, "nextSequenceNumber") {
         changes.nextSequenceNumber = Int(next)
       }
-      let statement = try connection.cached(
-        """
-        SELECT * FROM pomvvm_elements WHERE _pomvvm_version > ?
-        ORDER BY _pomvvm_major, _pomvvm_minor
-        """)
-      try statement.bind([.integer(readCursor)])
-      defer { statement.reset() }
-      let layout = _RowLayout(statement, reserved: Self.reserved)
-      let decoder = _RowDecoder(layout: layout)
-      let idColumn = try Self.column("_pomvvm_id", of: statement)
-      let versionColumn = try Self.column("_pomvvm_version", of: statement)
-      let majorColumn = try Self.column("_pomvvm_major", of: statement)
-      let minorColumn = try Self.column("_pomvvm_minor", of: statement)
       var rows: [(Element, _PositionKey, Int64)] = []
-      while try statement.step() {
-        let version = statement.int64(at: versionColumn)
-        guard !ownCommits.contains(version) else { continue }
-        let element = try Self.decodeRow(decoder, idColumn: idColumn, path: path)
-        let key = _PositionKey(
-          major: statement.int64(at: majorColumn), minor: statement.blob(at: minorColumn))
-        rows.append((element, key, version))
+      if case .blob(let blob) = try Self.metadata(connection, "changes"),
+        let ids = _ChangeLog(blob)?.ids(after: readCursor, through: commit, skipping: ownCommits)
+      {
+        rows = try loggedRows(ids)
+      } else {
+        rows = try changedRowsByScan()
+        fullReads.withLock { $0 += 1 }
       }
+      rows.sort { $0.1 < $1.1 }
       for (element, key, version) in rows {
         changes.rows.append((element, try id(before: key), version))
       }
@@ -754,6 +807,58 @@ where Element.ID: Codable {
     } catch {
       return nil
     }
+  }
+
+  /// The rows that other processes' commits after the read cursor wrote,
+  /// with their keys and versions: read by reading every row's version.
+  private func changedRowsByScan() throws -> [(Element, _PositionKey, Int64)] {
+    let statement = try connection.cached(
+      "SELECT * FROM pomvvm_elements WHERE _pomvvm_version > ?")
+    try statement.bind([.integer(readCursor)])
+    defer { statement.reset() }
+    return try changedRows(of: statement, while: { try statement.step() })
+  }
+
+  /// The rows of `ids` (from the change log) that other processes' commits
+  /// after the read cursor wrote, with their keys and versions: looked up
+  /// by id, one by one.
+  private func loggedRows(_ ids: [_SQLValue]) throws -> [(Element, _PositionKey, Int64)] {
+    let statement = try connection.cached("SELECT * FROM pomvvm_elements WHERE _pomvvm_id = ?")
+    defer { statement.reset() }
+    var next = ids.makeIterator()
+    return try changedRows(
+      of: statement,
+      while: {
+        while let id = next.next() {
+          statement.reset()
+          try statement.bind([id])
+          if try statement.step() { return true }
+        }
+        return false
+      })
+  }
+
+  /// The rows a statement returns, each time `step` finds one, that other
+  /// processes wrote after the read cursor, decoded.
+  private func changedRows(of statement: _SQLiteStatement, while step: () throws -> Bool) throws
+    -> [(Element, _PositionKey, Int64)]
+  {
+    let layout = _RowLayout(statement, reserved: Self.reserved)
+    let decoder = _RowDecoder(layout: layout)
+    let idColumn = try Self.column("_pomvvm_id", of: statement)
+    let versionColumn = try Self.column("_pomvvm_version", of: statement)
+    let majorColumn = try Self.column("_pomvvm_major", of: statement)
+    let minorColumn = try Self.column("_pomvvm_minor", of: statement)
+    var rows: [(Element, _PositionKey, Int64)] = []
+    while try step() {
+      let version = statement.int64(at: versionColumn)
+      guard version > readCursor, !ownCommits.contains(version) else { continue }
+      let element = try Self.decodeRow(decoder, idColumn: idColumn, path: path)
+      let key = _PositionKey(
+        major: statement.int64(at: majorColumn), minor: statement.blob(at: minorColumn))
+      rows.append((element, key, version))
+    }
+    return rows
   }
 
   /// The id of the row before a key; `nil` at the start.
@@ -806,6 +911,9 @@ where Element.ID: Codable {
           try database.insert(element, id: element.id, key: .numbered(index), commit: 1)
         }
         _ = try database.write(burst)
+        // The rows above are in no log: readers of the new database read
+        // every row's version until the next commit starts one.
+        try connection.execute("DELETE FROM pomvvm_store WHERE key = 'changes'")
         try connection.execute("COMMIT")
       } catch {
         try? connection.execute("ROLLBACK")
