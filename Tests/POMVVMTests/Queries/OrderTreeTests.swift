@@ -312,7 +312,9 @@ struct OrderTreeTests {
         })
       let expected = model.firstIndex { $0 >= value } ?? model.count
       let nextID = next.exists ? tree.withEntry(next) { id, _ in id } : nil
-      if rank != expected || nextID != (expected < model.count ? model[expected] : nil) || calls > 20 {
+      if rank != expected || nextID != (expected < model.count ? model[expected] : nil)
+        || calls > 20
+      {
         wrong.append("\(value): \(rank), \(String(describing: nextID)), \(calls) calls")
       }
     }
@@ -342,14 +344,18 @@ extension _OrderTree where ID == Int {
         if height == 0 {
           let leaf = leaves[Int(node)]
           if leaf.parent != parent { found.append("leaf \(node) has parent \(leaf.parent)") }
-          if Int(leaf.count) > Self.leafCapacity || leaf.count < (isRoot ? 1 : Int32(Self.leafMinimum)) {
+          if Int(leaf.count) > Self.leafCapacity
+            || leaf.count < (isRoot ? 1 : Int32(Self.leafMinimum))
+          {
             found.append("leaf \(node) holds \(leaf.count)")
           }
           let base = Self.leafBase(node)
           for index in 0..<Int(leaf.count) {
             let slot = leafSlots[base + index]
             if leafOf[Int(slot)] != node { found.append("slot \(slot) is not in leaf \(node)") }
-            if ids[Int(slot)] != leafIDs[base + index] { found.append("slot \(slot) has another id") }
+            if ids[Int(slot)] != leafIDs[base + index] {
+              found.append("slot \(slot) has another id")
+            }
             if self.node(of: leafIDs[base + index]) != slot {
               found.append("the table does not find \(leafIDs[base + index])")
             }
@@ -360,7 +366,9 @@ extension _OrderTree where ID == Int {
         let inner = inners[Int(node)]
         if inner.parent != parent { found.append("inner \(node) has parent \(inner.parent)") }
         if inner.height != height { found.append("inner \(node) has height \(inner.height)") }
-        if Int(inner.count) > Self.innerCapacity || inner.count < (isRoot ? 2 : Int32(Self.innerMinimum)) {
+        if Int(inner.count) > Self.innerCapacity
+          || inner.count < (isRoot ? 2 : Int32(Self.innerMinimum))
+        {
           found.append("inner \(node) holds \(inner.count)")
         }
         let base = Self.innerBase(node)
@@ -391,7 +399,9 @@ extension _OrderTree where ID == Int {
     }
     let freed = Set(free)
     let detached = leafOf.indices.filter { leafOf[$0] < 0 && !freed.contains(Int32($0)) }.count
-    if count != seen + detached { found.append("the table counts \(count) for \(seen + detached) ids") }
+    if count != seen + detached {
+      found.append("the table counts \(count) for \(seen + detached) ids")
+    }
     return found
   }
 }

@@ -38,8 +38,10 @@ extension _OrderTree {
     leafSlots.reserveCapacity(leafSlots.count + entries)
   }
 
-  /// Replaces tree `tree` with `ordered`, in that order; the ids must not be
-  /// in another tree. `hints`, if given, are their positions in the array.
+  /// Replaces tree `tree` with `ordered`, in that order.
+  ///
+  /// The ids must not be in another tree. `hints`, if given, are their
+  /// positions in the array.
   ///
   /// The leaves are filled (a split makes room where rows come in), and
   /// each level above is made from the one below.

@@ -82,31 +82,64 @@ extension _OrderTree {
   }
 
   /// Puts the row of slot `node` at `index` of leaf `leaf`, which has room.
+  ///
+  /// The rows after it move up by one in each array (a `memmove` for ids
+  /// of a trivial type).
   @inlinable
   func insertRow(_ node: Int32, hint: Int32, at index: Int, in leaf: Int32) {
     let base = Self.leafBase(leaf)
-    let count = Int(leaves[Int(leaf)].count)
-    var at = base + count
+    let moved = Int(leaves[Int(leaf)].count) - index
     let start = base + index
-    while at > start {
-      leafIDs[at] = leafIDs[at - 1]
-      at -= 1
+    let id = ids[Int(node)]
+    // Through buffers: each write through an array checks that it is
+    // unique.
+    leafIDs.withUnsafeMutableBufferPointer { ids in
+      let at = ids.baseAddress.unsafelyUnwrapped + start
+      // The place past the last row holds a filler id.
+      (at + moved).deinitialize(count: 1)
+      (at + 1).moveInitialize(from: at, count: moved)
+      at.initialize(to: id)
     }
-    leafIDs[start] = ids[Int(node)]
     leafHints.withUnsafeMutableBufferPointer { hints in
-      leafSlots.withUnsafeMutableBufferPointer { slots in
-        var at = base &+ count
-        while at > start {
-          hints[at] = hints[at &- 1]
-          slots[at] = slots[at &- 1]
-          at &-= 1
-        }
-        hints[start] = hint
-        slots[start] = node
-      }
+      let at = hints.baseAddress.unsafelyUnwrapped + start
+      (at + 1).moveInitialize(from: at, count: moved)
+      at.pointee = hint
+    }
+    leafSlots.withUnsafeMutableBufferPointer { slots in
+      let at = slots.baseAddress.unsafelyUnwrapped + start
+      (at + 1).moveInitialize(from: at, count: moved)
+      at.pointee = node
     }
     leaves[Int(leaf)].count += 1
     leafOf[Int(node)] = leaf
+  }
+
+  /// Takes the row at `index` out of leaf `leaf`.
+  ///
+  /// The rows after it move down by one in each array; the place the last
+  /// one leaves keeps a copy of its id as a filler.
+  @inlinable
+  func removeRow(at index: Int, of leaf: Int32) {
+    let base = Self.leafBase(leaf)
+    let moved = Int(leaves[Int(leaf)].count) - 1 - index
+    let start = base + index
+    leafIDs.withUnsafeMutableBufferPointer { ids in
+      let at = ids.baseAddress.unsafelyUnwrapped + start
+      if moved > 0 {
+        at.deinitialize(count: 1)
+        at.moveInitialize(from: at + 1, count: moved)
+        (at + moved).initialize(to: at[moved - 1])
+      }
+    }
+    leafHints.withUnsafeMutableBufferPointer { hints in
+      let at = hints.baseAddress.unsafelyUnwrapped + start
+      at.moveInitialize(from: at + 1, count: moved)
+    }
+    leafSlots.withUnsafeMutableBufferPointer { slots in
+      let at = slots.baseAddress.unsafelyUnwrapped + start
+      at.moveInitialize(from: at + 1, count: moved)
+    }
+    leaves[Int(leaf)].count -= 1
   }
 
   /// Removes `id` from its tree; returns the tree and the position it had.
@@ -132,39 +165,24 @@ extension _OrderTree {
   @discardableResult
   @inlinable
   func detach(_ node: Int32) -> (tree: Int, position: Int) {
-    let (tree, position) = locate(node)
+    let (leaf, index) = leafAndIndex(of: node)
     shape &+= 1
-    let leaf = leafOf[Int(node)]
-    let index = index(ofSlot: node, in: leaf)
-    let base = Self.leafBase(leaf)
-    let count = Int(leaves[Int(leaf)].count) - 1
-    let end = base + count
-    var at = base + index
-    while at < end {
-      leafIDs[at] = leafIDs[at + 1]
-      at += 1
-    }
-    leafHints.withUnsafeMutableBufferPointer { hints in
-      leafSlots.withUnsafeMutableBufferPointer { slots in
-        var at = base &+ index
-        while at < end {
-          hints[at] = hints[at &+ 1]
-          slots[at] = slots[at &+ 1]
-          at &+= 1
-        }
-      }
-    }
-    leaves[Int(leaf)].count = Int32(count)
+    removeRow(at: index, of: leaf)
     leafOf[Int(node)] = Self.none
-    roots[tree].count -= 1
-    // Each node above has one row less; while the row was the first of
-    // the subtree, the separators above name its successor.
+    let base = Self.leafBase(leaf)
+    let count = Int(leaves[Int(leaf)].count)
+    // One walk to the root: the rank is the rows before the row in its
+    // leaf and before its subtree in each node above; each node above has
+    // one row less; while the row was the first of the subtree, the
+    // separators above name its successor.
+    var rank = index
     var isFirst = index == 0 && count > 0
     var child = leaf
     var up = leaves[Int(leaf)].parent
     while up >= 0 {
-      let (at, _) = self.index(ofChild: child, in: up)
-      let slot = Self.innerBase(up) + at
+      let (at, before) = self.index(ofChild: child, in: up)
+      rank &+= before
+      let slot = Self.innerBase(up) &+ at
       counts[slot] -= 1
       if isFirst {
         separatorIDs[slot] = leafIDs[base]
@@ -174,8 +192,10 @@ extension _OrderTree {
       child = up
       up = inners[Int(up)].parent
     }
+    let tree = Int(-up - 2)
+    roots[tree].count -= 1
     if count < Self.leafMinimum { rebalance(leaf, height: 0) }
-    return (tree, position)
+    return (tree, rank)
   }
 
   /// Frees slot `node`, whose row ``detach(_:)`` took out of its tree and
@@ -197,6 +217,7 @@ extension _OrderTree {
   /// but each reads the id and hint beside the others of its node.
   ///
   /// - Complexity: O(log *n*) calls of `isBelow`.
+  @inline(__always)
   @inlinable
   func lowerBound(
     in tree: Int, isBelowRow isBelow: (ID, inout Int32) -> Bool
@@ -257,8 +278,8 @@ extension _OrderTree {
   /// - Complexity: O(1) after the slot's scan of its leaf.
   @inlinable
   func neighbours(of node: Int32) -> (before: Entry, after: Entry) {
-    let leaf = leafOf[Int(node)]
-    let index = Int32(index(ofSlot: node, in: leaf))
+    let (leaf, found) = leafAndIndex(of: node)
+    let index = Int32(found)
     let links = leaves[Int(leaf)]
     var before = Entry.none
     if index > 0 {
@@ -282,6 +303,7 @@ extension _OrderTree {
   ///
   /// - Complexity: O(1) after the slot's scan of its leaf, and at most two
   ///   calls of `isBefore`.
+  @inline(__always)
   @inlinable
   func isInPlace(_ node: Int32, isBeforeRow isBefore: (ID, inout Int32) -> Bool) -> Bool {
     let (before, after) = neighbours(of: node)

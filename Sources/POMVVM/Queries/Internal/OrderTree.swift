@@ -165,6 +165,11 @@ final class _OrderTree<ID: Hashable> {
     var tree: Int32 = 0
     @usableFromInline
     var rank = 0
+    /// The leaf of the row and its index there.
+    @usableFromInline
+    var leaf: Int32 = -1
+    @usableFromInline
+    var index: Int32 = 0
     @usableFromInline
     var shape: UInt64 = 0
 
@@ -172,8 +177,9 @@ final class _OrderTree<ID: Hashable> {
     init() {}
   }
 
-  /// A row in a leaf: the leaf and the row's index there, or a leaf of -1
-  /// for none. Valid until the trees' shape changes.
+  /// A row in a leaf: the leaf and the row's index there.
+  ///
+  /// A leaf of -1 is none. Valid until the trees' shape changes.
   @usableFromInline
   struct Entry {
     @usableFromInline
@@ -311,7 +317,8 @@ final class _OrderTree<ID: Hashable> {
       return (Int(located.1.tree), located.1.rank)
     }
     let leaf = leafOf[Int(start)]
-    var rank = index(ofSlot: start, in: leaf)
+    let found = index(ofSlot: start, in: leaf)
+    var rank = found
     var child = leaf
     var up = leaves[Int(leaf)].parent
     while up >= 0 {
@@ -324,8 +331,26 @@ final class _OrderTree<ID: Hashable> {
     located.0.node = start
     located.0.tree = tree
     located.0.rank = rank
+    located.0.leaf = leaf
+    located.0.index = Int32(truncatingIfNeeded: found)
     located.0.shape = shape
     return (Int(tree), rank)
+  }
+
+  /// The leaf of the row of slot `node` and its index there: remembered
+  /// from one of the last two walks of ``locate(_:)`` if the shape has not
+  /// changed since, else a scan of the leaf's slots.
+  @inline(__always)
+  @inlinable
+  func leafAndIndex(of node: Int32) -> (leaf: Int32, index: Int) {
+    if located.0.node == node && located.0.shape == shape {
+      return (located.0.leaf, Int(located.0.index))
+    }
+    if located.1.node == node && located.1.shape == shape {
+      return (located.1.leaf, Int(located.1.index))
+    }
+    let leaf = leafOf[Int(node)]
+    return (leaf, index(ofSlot: node, in: leaf))
   }
 
   /// The id at `position` of tree `tree`.
@@ -389,6 +414,8 @@ final class _OrderTree<ID: Hashable> {
 
   /// Calls `body` with the id of the row of `entry` and its position hint,
   /// which `body` may change.
+  ///
+  /// The hint is a copy: no buffer of the tree is held across the call.
   @inline(__always)
   @inlinable
   func withEntry<Result>(_ entry: Entry, _ body: (ID, inout Int32) -> Result) -> Result {

@@ -45,7 +45,8 @@ extension _QueryEngine {
       return tree.lowerBound(
         in: number,
         isBelowRow: { other, hint in
-          !isBefore(element, at: position, other, hint: &hint, in: elements, index: index, by: order)
+          !isBefore(
+            element, at: position, other, hint: &hint, in: elements, index: index, by: order)
         }
       ).rank
     }
