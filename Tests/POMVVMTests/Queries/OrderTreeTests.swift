@@ -195,7 +195,8 @@ struct OrderTreeTests {
   /// which split the same leaf again and again), removals (runs, which
   /// merge leaves and inner nodes and take rows from siblings, down to an
   /// empty tree), moves of a row between trees (detached, then attached)
-  /// and rebuilds, compared with plain arrays and checked against every
+  /// (some located first, as a query does) and rebuilds, compared with
+  /// plain arrays and checked against every
   /// invariant of the B+-tree (counts, separators, fill, links, the
   /// leaf of each slot) after every step.
   @Test(arguments: 1...4)
@@ -241,6 +242,10 @@ struct OrderTreeTests {
         guard let node = tree.node(of: id) else {
           failures.append("step \(step): \(id) has no node")
           break
+        }
+        // Located first, as a query does (its walk is remembered), or not.
+        if pick(2) == 0, tree.rank(of: id) != index {
+          failures.append("step \(step): \(id) is not at \(index)")
         }
         let detached = tree.detach(node)
         if detached.tree != number || detached.position != index {

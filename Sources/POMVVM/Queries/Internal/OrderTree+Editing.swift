@@ -166,6 +166,9 @@ extension _OrderTree {
   @inlinable
   func detach(_ node: Int32) -> (tree: Int, position: Int) {
     let (leaf, index) = leafAndIndex(of: node)
+    // The rank, if a walk of `locate` found it at this shape.
+    let known: Int? =
+      located.0.node == node && located.0.shape == shape ? located.0.rank : nil
     shape &+= 1
     removeRow(at: index, of: leaf)
     leafOf[Int(node)] = Self.none
@@ -180,8 +183,14 @@ extension _OrderTree {
     var child = leaf
     var up = leaves[Int(leaf)].parent
     while up >= 0 {
-      let (at, before) = self.index(ofChild: child, in: up)
-      rank &+= before
+      let at: Int
+      if known != nil {
+        at = childIndex(of: child, in: up)
+      } else {
+        let found = self.index(ofChild: child, in: up)
+        at = found.index
+        rank &+= found.before
+      }
       let slot = Self.innerBase(up) &+ at
       counts[slot] -= 1
       if isFirst {
@@ -195,7 +204,7 @@ extension _OrderTree {
     let tree = Int(-up - 2)
     roots[tree].count -= 1
     if count < Self.leafMinimum { rebalance(leaf, height: 0) }
-    return (tree, rank)
+    return (tree, known ?? rank)
   }
 
   /// Frees slot `node`, whose row ``detach(_:)`` took out of its tree and
@@ -233,11 +242,13 @@ extension _OrderTree {
       let base = Self.innerBase(node)
       var high = Int(inners[Int(node)].count)
       while low < high {
-        let middle = (low + high) >> 1
-        var hint = separatorHints[base + middle]
-        let below = isBelow(separatorIDs[base + middle], &hint)
-        if hint != separatorHints[base + middle] { separatorHints[base + middle] = hint }
-        if below { low = middle + 1 } else { high = middle }
+        let middle = (low &+ high) &>> 1
+        let at = base &+ middle
+        let old = separatorHints[at]
+        var hint = old
+        let below = isBelow(separatorIDs[at], &hint)
+        if hint != old { separatorHints[at] = hint }
+        if below { low = middle &+ 1 } else { high = middle }
       }
       if low == 0 {
         // At the root: no row goes before the new one.
@@ -254,11 +265,13 @@ extension _OrderTree {
     let count = Int(leaves[Int(node)].count)
     var high = count
     while low < high {
-      let middle = (low + high) >> 1
-      var hint = leafHints[base + middle]
-      let below = isBelow(leafIDs[base + middle], &hint)
-      if hint != leafHints[base + middle] { leafHints[base + middle] = hint }
-      if below { low = middle + 1 } else { high = middle }
+      let middle = (low &+ high) &>> 1
+      let at = base &+ middle
+      let old = leafHints[at]
+      var hint = old
+      let below = isBelow(leafIDs[at], &hint)
+      if hint != old { leafHints[at] = hint }
+      if below { low = middle &+ 1 } else { high = middle }
     }
     rank += low
     if low < count { return (rank, Entry(leaf: node, index: Int32(low))) }

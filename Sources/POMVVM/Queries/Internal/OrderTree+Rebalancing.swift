@@ -90,7 +90,7 @@ extension _OrderTree {
     var child = node
     var up = parent(of: node, height: height)
     while up >= 0 {
-      let at = index(ofChild: child, in: up).index
+      let at = childIndex(of: child, in: up)
       separatorIDs[Self.innerBase(up) + at] = id
       separatorHints[Self.innerBase(up) + at] = hint
       if at != 0 { return }
@@ -228,7 +228,7 @@ extension _OrderTree {
       }
       return
     }
-    let index = index(ofChild: node, in: up).index
+    let index = childIndex(of: node, in: up)
     let leftIndex = index > 0 ? index - 1 : index
     let base = Self.innerBase(up)
     let left = children[base + leftIndex]

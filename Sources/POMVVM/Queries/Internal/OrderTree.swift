@@ -303,6 +303,18 @@ final class _OrderTree<ID: Hashable> {
     }
   }
 
+  /// The index of child `child` in inner node `inner`, which holds it.
+  @inline(__always)
+  @inlinable
+  func childIndex(of child: Int32, in inner: Int32) -> Int {
+    let base = Self.innerBase(inner)
+    return children.withUnsafeBufferPointer { children in
+      var index = 0
+      while children[base &+ index] != child { index &+= 1 }
+      return index
+    }
+  }
+
   /// The tree of the row of slot `start` and its rank there, found in one
   /// walk to the root, or remembered from one of the last two walks if the
   /// shape has not changed since.
@@ -420,9 +432,10 @@ final class _OrderTree<ID: Hashable> {
   @inlinable
   func withEntry<Result>(_ entry: Entry, _ body: (ID, inout Int32) -> Result) -> Result {
     let at = Self.leafBase(entry.leaf) + Int(entry.index)
-    var hint = leafHints[at]
+    let old = leafHints[at]
+    var hint = old
     let result = body(leafIDs[at], &hint)
-    if hint != leafHints[at] { leafHints[at] = hint }
+    if hint != old { leafHints[at] = hint }
     return result
   }
 }
