@@ -37,8 +37,14 @@ extension _OrderTree {
   /// - Complexity: O(log *n*).
   @inlinable
   func attach(_ node: Int32, at position: Int, in tree: Int, hint: Int = -1) {
-    shape &+= 1
     let hint = Int32(truncatingIfNeeded: hint)
+    if descended.shape == shape && descended.rank == position && Int(descended.tree) == tree
+      && Int(leaves[Int(descended.leaf)].count) < Self.leafCapacity
+    {
+      attachWhereDescended(node, hint: hint, in: tree)
+      return
+    }
+    shape &+= 1
     if roots[tree].node < 0 {
       let leaf = newLeaf(filler: ids[Int(node)])
       leaves[Int(leaf)].parent = -Int32(tree) - 2
@@ -79,6 +85,32 @@ extension _OrderTree {
     insertRow(node, hint: hint, at: Int(k), in: current)
     roots[tree].count += 1
     if k == 0 { propagateFirst(of: current, height: 0) }
+  }
+
+  /// ``attach(_:at:in:hint:)`` where the last descent ended, in a leaf
+  /// with room: the nodes it passed gain the row, by the children it took,
+  /// and no node is searched again.
+  @inlinable
+  func attachWhereDescended(_ node: Int32, hint: Int32, in tree: Int) {
+    shape &+= 1
+    let leaf = descended.leaf
+    let index = Int(descended.index)
+    insertRow(node, hint: hint, at: index, in: leaf)
+    var path = descended.path
+    var isFirst = index == 0
+    var up = leaves[Int(leaf)].parent
+    while up >= 0 {
+      let slot = Self.innerBase(up) &+ Int(truncatingIfNeeded: path & 0xFFFF)
+      path = path &>> 16
+      counts[slot] += 1
+      if isFirst {
+        separatorIDs[slot] = ids[Int(node)]
+        separatorHints[slot] = hint
+        isFirst = slot == Self.innerBase(up)
+      }
+      up = inners[Int(up)].parent
+    }
+    roots[tree].count += 1
   }
 
   /// Puts the row of slot `node` at `index` of leaf `leaf`, which has room.
@@ -235,6 +267,9 @@ extension _OrderTree {
     guard node >= 0 else { return (0, .none) }
     var height = roots[tree].height
     var rank = 0
+    // The child taken at each level, 16 bits a level, the last lowest.
+    var path: UInt64 = 0
+    let isRecorded = height <= 4
     // The first row of the node the descent is in is below the new row
     // (the search above found it so), except at the root.
     var low = 0
@@ -251,13 +286,17 @@ extension _OrderTree {
         if below { low = middle &+ 1 } else { high = middle }
       }
       if low == 0 {
-        // At the root: no row goes before the new one.
-        return (0, Entry(leaf: firstLeaf(of: tree), index: 0))
+        // At the root: no row goes before the new one, which goes first
+        // in the first leaf, down the first children.
+        let first = firstLeaf(of: tree)
+        if isRecorded { remember(tree: tree, rank: 0, leaf: first, index: 0, path: 0) }
+        return (0, Entry(leaf: first, index: 0))
       }
       counts.withUnsafeBufferPointer { counts in
         for index in 0..<(low - 1) { rank &+= Int(counts[base &+ index]) }
       }
       node = children[base + low - 1]
+      path = path &<< 16 | UInt64(truncatingIfNeeded: low &- 1)
       height -= 1
       low = 1
     }
@@ -274,9 +313,22 @@ extension _OrderTree {
       if below { low = middle &+ 1 } else { high = middle }
     }
     rank += low
+    if isRecorded { remember(tree: tree, rank: rank, leaf: node, index: low, path: path) }
     if low < count { return (rank, Entry(leaf: node, index: Int32(low))) }
     let next = leaves[Int(node)].next
     return (rank, next < 0 ? .none : Entry(leaf: next, index: 0))
+  }
+
+  /// Records where the last descent ended, for ``attach(_:at:in:hint:)``.
+  @inline(__always)
+  @inlinable
+  func remember(tree: Int, rank: Int, leaf: Int32, index: Int, path: UInt64) {
+    descended.tree = Int32(truncatingIfNeeded: tree)
+    descended.rank = rank
+    descended.leaf = leaf
+    descended.index = Int32(truncatingIfNeeded: index)
+    descended.path = path
+    descended.shape = shape
   }
 
   /// ``lowerBound(in:isBelowRow:)`` given ids only.

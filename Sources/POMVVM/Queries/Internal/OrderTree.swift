@@ -142,6 +142,15 @@ final class _OrderTree<ID: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var located = (Location(), Location())
+  /// Where the last descent (``lowerBound(in:isBelowRow:)``) ended.
+  ///
+  /// Its tree and rank, the leaf and index there, the child it took at
+  /// each level (16 bits a level, the lowest last; recorded for at most
+  /// four levels), at a shape. An insertion at that rank while the shape
+  /// is the same goes there without a second descent.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var descended = Descent()
   /// ``_intHashSeed``, read once: each read of the global goes through its
   /// lazy initializer's check.
   @usableFromInline
@@ -170,6 +179,26 @@ final class _OrderTree<ID: Hashable> {
     var leaf: Int32 = -1
     @usableFromInline
     var index: Int32 = 0
+    @usableFromInline
+    var shape: UInt64 = 0
+
+    @inlinable
+    init() {}
+  }
+
+  /// Where a descent ended (``descended``).
+  @usableFromInline
+  struct Descent {
+    @usableFromInline
+    var tree: Int32 = -1
+    @usableFromInline
+    var leaf: Int32 = -1
+    @usableFromInline
+    var index: Int32 = 0
+    @usableFromInline
+    var rank = -1
+    @usableFromInline
+    var path: UInt64 = 0
     @usableFromInline
     var shape: UInt64 = 0
 
