@@ -1,164 +1,175 @@
 // The order tree's bulk builds: see `OrderTree.swift`.
 extension _OrderTree {
-  /// Replaces tree `tree` with `ordered`, in that order; the ids must not be
-  /// in another tree.
+  /// Empties every tree and forgets all ids.
+  @inlinable
+  func removeAll(trees: Int) {
+    shape &+= 1
+    lastFound = nil
+    ids.removeAll(keepingCapacity: true)
+    leafOf.removeAll(keepingCapacity: true)
+    free.removeAll()
+    table.removeAll()
+    count = 0
+    leaves.removeAll(keepingCapacity: true)
+    leafIDs.removeAll(keepingCapacity: true)
+    leafHints.removeAll(keepingCapacity: true)
+    leafSlots.removeAll(keepingCapacity: true)
+    freeLeaves.removeAll()
+    inners.removeAll()
+    children.removeAll()
+    counts.removeAll()
+    separatorIDs.removeAll()
+    separatorHints.removeAll()
+    freeInners.removeAll()
+    roots = [_OrderRoot](repeating: _OrderRoot(), count: trees)
+  }
+
+  /// Makes room for `count` rows in all, in `trees` trees built one after
+  /// another, so that the builds append without growing past them.
+  @inlinable
+  func reserveCapacity(_ count: Int, trees: Int = 1) {
+    ids.reserveCapacity(count)
+    leafOf.reserveCapacity(count)
+    let leafCount = count / Self.leafCapacity + trees
+    leaves.reserveCapacity(leaves.count + leafCount)
+    let entries = leafCount * Self.leafCapacity
+    leafIDs.reserveCapacity(leafIDs.count + entries)
+    leafHints.reserveCapacity(leafHints.count + entries)
+    leafSlots.reserveCapacity(leafSlots.count + entries)
+  }
+
+  /// Replaces tree `tree` with `ordered`, in that order.
   ///
-  /// The tree is built balanced (``linkBalanced(_:holding:)``).
+  /// The ids must not be in another tree. `hints`, if given, are their
+  /// positions in the array.
+  ///
+  /// The leaves are filled (a split makes room where rows come in), and
+  /// each level above is made from the one below.
   ///
   /// - Complexity: O(*k*) for *k* ids, besides freeing the old rows.
   @inlinable
-  func build(_ ordered: [ID], in tree: Int) {
+  func build(_ ordered: [ID], hints: [Int32]? = nil, in tree: Int) {
     shape &+= 1
-    for id in self.ids(of: tree) { remove(id) }
-    if free.isEmpty {
-      buildFresh(ordered, in: tree)
-      return
-    }
-    let total = count + ordered.count
-    if total * 4 > table.count * 3 {
-      // Before the free slots are taken: it places only the nodes in trees.
-      regrow(capacity: total + total / 2)
-    }
-    let reserve = ids.count + ordered.count - free.count
-    reserveCapacity(reserve)
-    var nodes: [Int32] = []
-    nodes.reserveCapacity(ordered.count)
-    for id in ordered {
-      if let reused = free.popLast() {
-        nodes.append(reused)
-      } else {
-        precondition(ids.count < Int(Int32.max), "LiveQuery: too many rows")
-        nodes.append(Int32(ids.count))
-        // Its id is written again where it goes.
-        ids.append(id)
-        self.nodes.append(.single)
-      }
-    }
-    let root = linkBalanced(&nodes, holding: ordered)
-    for node in nodes { place(node) }
-    count = total
-    setRoot(root, of: tree)
-  }
-
-  /// Makes room for `count` slots in all, so that building trees one
-  /// after another appends without growing past them.
-  @inlinable
-  func reserveCapacity(_ count: Int) {
-    ids.reserveCapacity(count)
-    self.nodes.reserveCapacity(count)
-  }
-
-  /// ``build(_:in:)`` when no slot is free: the new nodes are the next
-  /// slots, appended in bulk.
-  ///
-  /// - Complexity: O(*k*) for *k* ids.
-  @inlinable
-  func buildFresh(_ ordered: [ID], in tree: Int) {
-    shape &+= 1
+    release(tree)
     let k = ordered.count
-    guard k != 0 else {
-      setRoot(Self.none, of: tree)
-      return
-    }
-    let base = ids.count
-    precondition(base + k < Int(Int32.max), "LiveQuery: too many rows")
-    // The ids are written again where they go.
-    ids.append(contentsOf: ordered)
-    self.nodes.append(contentsOf: repeatElement(.single, count: k))
-    var nodes = [Int32](unsafeUninitializedCapacity: k) { nodes, initialized in
-      for index in 0..<k { nodes[index] = Int32(base + index) }
-      initialized = k
-    }
-    let root = linkBalanced(&nodes, holding: ordered)
+    guard k != 0 else { return }
     let total = count + k
     if total * 4 > table.count * 3 {
-      // Places every node, the new ones too.
+      // Before the new slots are taken: it places only the slots in use.
       regrow(capacity: total + total / 2)
-    } else {
-      for node in base..<(base + k) { place(Int32(node)) }
-      count = total
     }
-    setRoot(root, of: tree)
+    let slotsNeeded = k - Swift.min(k, free.count)
+    ids.reserveCapacity(ids.count + slotsNeeded)
+    leafOf.reserveCapacity(leafOf.count + slotsNeeded)
+    let leafCount = (k + Self.leafCapacity - 1) / Self.leafCapacity
+    let newLeaves = leafCount - Swift.min(leafCount, freeLeaves.count)
+    if newLeaves > 0 {
+      leaves.reserveCapacity(leaves.count + newLeaves)
+      let entries = newLeaves * Self.leafCapacity
+      leafIDs.reserveCapacity(leafIDs.count + entries)
+      leafHints.reserveCapacity(leafHints.count + entries)
+      leafSlots.reserveCapacity(leafSlots.count + entries)
+    }
+    // The leaves, as evenly filled as can be, each after the last.
+    var level: [Int32] = []
+    level.reserveCapacity(leafCount)
+    var rows: [Int32] = []
+    rows.reserveCapacity(leafCount)
+    var start = 0
+    var previous = Self.none
+    for number in 0..<leafCount {
+      let end = k * (number + 1) / leafCount
+      let leaf = newLeaf(filler: ordered[start])
+      let base = Self.leafBase(leaf)
+      for rank in start..<end {
+        let node: Int32
+        if let reused = free.popLast() {
+          node = reused
+          ids[Int(node)] = ordered[rank]
+          leafOf[Int(node)] = leaf
+        } else {
+          precondition(ids.count < Int(Int32.max), "LiveQuery: too many rows")
+          node = Int32(ids.count)
+          ids.append(ordered[rank])
+          leafOf.append(leaf)
+        }
+        place(node)
+        let at = base + rank - start
+        leafIDs[at] = ordered[rank]
+        leafHints[at] = hints?[rank] ?? Self.none
+        leafSlots[at] = node
+      }
+      leaves[Int(leaf)].count = Int32(end - start)
+      leaves[Int(leaf)].previous = previous
+      if previous >= 0 { leaves[Int(previous)].next = leaf }
+      previous = leaf
+      level.append(leaf)
+      rows.append(Int32(end - start))
+      start = end
+    }
+    count = total
+    // The levels above, each node's children as evenly many as can be.
+    var height: Int32 = 0
+    while level.count > 1 {
+      let nodeCount = (level.count + Self.innerCapacity - 1) / Self.innerCapacity
+      var above: [Int32] = []
+      above.reserveCapacity(nodeCount)
+      var aboveRows: [Int32] = []
+      aboveRows.reserveCapacity(nodeCount)
+      var start = 0
+      for number in 0..<nodeCount {
+        let end = level.count * (number + 1) / nodeCount
+        let inner = newInner(height: height + 1, filler: first(of: level[start], height: height).id)
+        var sum: Int32 = 0
+        for index in start..<end {
+          insertChild(level[index], rows: rows[index], at: index - start, in: inner)
+          sum += rows[index]
+        }
+        above.append(inner)
+        aboveRows.append(sum)
+        start = end
+      }
+      level = above
+      rows = aboveRows
+      height += 1
+    }
+    setParent(-Int32(tree) - 2, of: level[0], height: height)
+    roots[tree].node = level[0]
+    roots[tree].height = height
+    roots[tree].count = k
   }
 
-  /// Links `nodes`, which are in no tree, into a tree of `ordered` (as many
-  /// ids), and returns its root; writes their ids, links and sizes, but
-  /// not the id table.
-  ///
-  /// The nodes are laid out as a complete binary tree, each above the
-  /// nodes of lower priority (a heap, made in O(*k*)), and take the ids in
-  /// the tree's order: the tree is a treap, as an insertion would have made
-  /// it for some order of priorities, but of the least height,
-  /// ⌈log₂(*k* + 1)⌉. A treap built from the same priorities in id order
-  /// is about 1.4 times as deep on average, and every descent (an
-  /// insertion's comparisons, a rank's walk to the root) pays for it.
-  ///
-  /// - Complexity: O(*k*).
+  /// Empties tree `tree`: its rows leave the table and free their slots,
+  /// its nodes are freed.
   @inlinable
-  func linkBalanced(_ nodes: inout [Int32], holding ordered: [ID]) -> Int32 {
-    let k = nodes.count
-    guard k != 0 else { return Self.none }
-    var priorities = nodes.map { Self.priority($0) }
-    // A heap by priority: Floyd's, sifting each parent down.
-    nodes.withUnsafeMutableBufferPointer { nodes in
-      priorities.withUnsafeMutableBufferPointer { priorities in
-        var start = k / 2
-        while start > 0 {
-          start -= 1
-          let node = nodes[start]
-          let priority = priorities[start]
-          var index = start
-          while true {
-            var child = 2 * index + 1
-            if child >= k { break }
-            if child + 1 < k && priorities[child + 1] > priorities[child] { child += 1 }
-            if priorities[child] <= priority { break }
-            nodes[index] = nodes[child]
-            priorities[index] = priorities[child]
-            index = child
-          }
-          nodes[index] = node
-          priorities[index] = priority
-        }
+  func release(_ tree: Int) {
+    guard roots[tree].node >= 0 else { return }
+    var leaf = firstLeaf(of: tree)
+    while leaf >= 0 {
+      let base = Self.leafBase(leaf)
+      for index in 0..<Int(leaves[Int(leaf)].count) {
+        let node = leafSlots[base + index]
+        let removed = tableRemove(ids[Int(node)])
+        assert(removed == node, "LiveQuery: a row is not in the table")
+        leafOf[Int(node)] = Self.none
+        free.append(node)
       }
+      freeLeaves.append(leaf)
+      leaf = leaves[Int(leaf)].next
     }
-    nodes.withUnsafeBufferPointer { nodes in
-      withMutableNodes { links in
-        // Children after parents, so sizes are made from the last.
-        for index in (0..<k).reversed() {
-          let node = Int(nodes[index])
-          let first = 2 * index + 1
-          let second = first + 1
-          links[node].left = first < k ? nodes[first] : Self.none
-          links[node].right = second < k ? nodes[second] : Self.none
-          links[node].parent = index == 0 ? Self.none : nodes[(index - 1) / 2]
-          links[node].size =
-            1 + (first < k ? links[Int(nodes[first])].size : 0)
-            + (second < k ? links[Int(nodes[second])].size : 0)
-        }
+    // The inner nodes, level by level.
+    var level = [roots[tree].node]
+    var height = roots[tree].height
+    while height > 0 {
+      var below: [Int32] = []
+      for inner in level {
+        let base = Self.innerBase(inner)
+        below.append(contentsOf: children[base..<(base + Int(inners[Int(inner)].count))])
+        freeInners.append(inner)
       }
-      // The ids, in the tree's order: a walk of the complete tree from its
-      // first node, each step to the next in order, with no stack.
-      ids.withUnsafeMutableBufferPointer { ids in
-        ordered.withUnsafeBufferPointer { ordered in
-          var index = 0
-          while 2 * index + 1 < k { index = 2 * index + 1 }
-          for rank in 0..<k {
-            ids[Int(nodes[index])] = ordered[rank]
-            if 2 * index + 2 < k {
-              // The first of the right subtree.
-              index = 2 * index + 2
-              while 2 * index + 1 < k { index = 2 * index + 1 }
-            } else {
-              // Up past the right children, then to the parent (-1 after
-              // the root: the walk is over).
-              while index > 0 && index & 1 == 0 { index = (index - 1) >> 1 }
-              index = (index - 1) >> 1
-            }
-          }
-        }
-      }
+      level = below
+      height -= 1
     }
-    return nodes[0]
+    roots[tree] = _OrderRoot()
   }
 }

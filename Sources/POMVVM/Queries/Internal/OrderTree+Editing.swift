@@ -1,237 +1,182 @@
 // The order tree's insertions, removals and descents: see `OrderTree.swift`.
 extension _OrderTree {
+  /// A new slot for `id`, in the table and in no tree.
   @inlinable
   func newNode(_ id: ID) -> Int32 {
     let node: Int32
     if let reused = free.popLast() {
       node = reused
       ids[Int(node)] = id
-      nodes[Int(node)] = .single
+      leafOf[Int(node)] = Self.none
     } else {
       precondition(ids.count < Int(Int32.max), "LiveQuery: too many rows")
       node = Int32(ids.count)
       ids.append(id)
-      nodes.append(.single)
+      leafOf.append(Self.none)
     }
     tableInsert(node)
     return node
   }
 
-  @inline(__always)
-  @inlinable
-  func update(_ node: Int32) {
-    let n = Int(node)
-    nodes[n].size = sizeOf(nodes[n].left) + sizeOf(nodes[n].right) + 1
-  }
-
-  @inline(__always)
-  @inlinable
-  func setRoot(_ node: Int32, of tree: Int) {
-    roots[tree] = node
-    if node >= 0 { nodes[Int(node)].parent = -Int32(tree) - 2 }
-  }
-
-  /// Splits a subtree into its first `k` rows and the rest; both results
-  /// have no parent set.
-  @inlinable
-  func split(_ node: Int32, _ k: Int32) -> (Int32, Int32) {
-    if node < 0 { return (Self.none, Self.none) }
-    let n = Int(node)
-    let leftSize = sizeOf(nodes[n].left)
-    if k <= leftSize {
-      let (a, b) = split(nodes[n].left, k)
-      nodes[n].left = b
-      if b >= 0 { nodes[Int(b)].parent = node }
-      update(node)
-      if a >= 0 { nodes[Int(a)].parent = Self.none }
-      return (a, node)
-    } else {
-      let (a, b) = split(nodes[n].right, k - leftSize - 1)
-      nodes[n].right = a
-      if a >= 0 { nodes[Int(a)].parent = node }
-      update(node)
-      if b >= 0 { nodes[Int(b)].parent = Self.none }
-      return (node, b)
-    }
-  }
-
-  /// Joins two subtrees, every row of `a` before every row of `b`.
-  @inlinable
-  func merge(_ a: Int32, _ b: Int32) -> Int32 {
-    if a < 0 { return b }
-    if b < 0 { return a }
-    if Self.priority(a) > Self.priority(b) {
-      let joined = merge(nodes[Int(a)].right, b)
-      nodes[Int(a)].right = joined
-      nodes[Int(joined)].parent = a
-      update(a)
-      return a
-    } else {
-      let joined = merge(a, nodes[Int(b)].left)
-      nodes[Int(b)].left = joined
-      nodes[Int(joined)].parent = b
-      update(b)
-      return b
-    }
-  }
-
-  /// The number of rows of tree `tree` that go before a new row, and the
-  /// node of the first row that does not (or -1): descends with
-  /// `isBelow(other)`, which says whether the row with id `other` goes
-  /// before the new row, once per level.
-  ///
-  /// - Complexity: O(log *n*) expected calls of `isBelow`.
-  @inlinable
-  func lowerBound(in tree: Int, isBelow: (ID) -> Bool) -> (rank: Int, next: Int32) {
-    lowerBound(in: tree, isBelowNode: { isBelow(ids[Int($0)]) })
-  }
-
-  /// ``lowerBound(in:isBelow:)`` given each node, not its id:
-  /// `isBelow(node)` says whether the row of `node` goes before the new
-  /// row, and may read and set its position hint.
-  ///
-  /// A level reads one node; its left child's size is read from the child,
-  /// which the descent reads next when it goes left.
-  ///
-  /// - Complexity: O(log *n*) expected calls of `isBelow`.
-  @inlinable
-  func lowerBound(in tree: Int, isBelowNode isBelow: (Int32) -> Bool) -> (rank: Int, next: Int32) {
-    var node = roots[tree]
-    var rank = 0
-    var next = Self.none
-    while node >= 0 {
-      if isBelow(node) {
-        let links = nodes[Int(node)]
-        rank += Int(sizeOf(links.left)) + 1
-        node = links.right
-      } else {
-        next = node
-        node = nodes[Int(node)].left
-      }
-    }
-    return (rank, next)
-  }
-
-  /// Whether the row of `node` is in order with its neighbours:
-  /// `isBefore(other)` says whether the row goes before the row with id
-  /// `other`; it must not for the row before, and must for the row after.
-  ///
-  /// - Complexity: O(log *n*) expected, and at most two calls of
-  ///   `isBefore`.
-  @inlinable
-  func isInPlace(_ node: Int32, isBefore: (ID) -> Bool) -> Bool {
-    isInPlace(node, isBeforeNode: { isBefore(ids[Int($0)]) })
-  }
-
-  /// ``isInPlace(_:isBefore:)`` given each neighbour's node, not its id.
-  ///
-  /// - Complexity: O(log *n*) expected, and at most two calls of
-  ///   `isBefore`.
-  @inlinable
-  func isInPlace(_ node: Int32, isBeforeNode isBefore: (Int32) -> Bool) -> Bool {
-    let (before, after) = withNodes { nodes in
-      let start = nodes[Int(node)]
-      // The row before: the last of the left subtree, or the first ancestor
-      // reached from its right.
-      var before = Self.none
-      if start.left >= 0 {
-        before = start.left
-        while nodes[Int(before)].right >= 0 { before = nodes[Int(before)].right }
-      } else {
-        var child = node
-        var up = start.parent
-        while up >= 0 && nodes[Int(up)].left == child {
-          child = up
-          up = nodes[Int(up)].parent
-        }
-        before = up
-      }
-      var after = Self.none
-      if start.right >= 0 {
-        after = start.right
-        while nodes[Int(after)].left >= 0 { after = nodes[Int(after)].left }
-      } else {
-        var child = node
-        var up = start.parent
-        while up >= 0 && nodes[Int(up)].right == child {
-          child = up
-          up = nodes[Int(up)].parent
-        }
-        after = up
-      }
-      return (before, after)
-    }
-    if before >= 0 && isBefore(before) { return false }
-    if after >= 0 && !isBefore(after) { return false }
-    return true
-  }
-
   /// Inserts `id`, which must not be in a tree, at `position` of tree `tree`.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @inlinable
   func insert(_ id: ID, at position: Int, in tree: Int) {
     attach(newNode(id), at: position, in: tree)
   }
 
-  /// Puts `node`, which is in no tree (new, or taken out by
-  /// ``detach(_:)``), at `position` of tree `tree`.
+  /// Puts the row of slot `node`, which is in no tree (new, or taken out
+  /// by ``detach(_:)``), at `position` of tree `tree`, with `hint` as the
+  /// hint of its position in the array.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// One descent from the root by the children's counts, each of which
+  /// gains the row; a full node on the way is split before the descent
+  /// enters it, so that the leaf and every node above have room.
+  ///
+  /// - Complexity: O(log *n*).
   @inlinable
-  func attach(_ node: Int32, at position: Int, in tree: Int) {
+  func attach(_ node: Int32, at position: Int, in tree: Int, hint: Int = -1) {
+    let hint = Int32(truncatingIfNeeded: hint)
+    if descended.shape == shape && descended.rank == position && Int(descended.tree) == tree
+      && Int(leaves[Int(descended.leaf)].count) < Self.leafCapacity
+    {
+      attachWhereDescended(node, hint: hint, in: tree)
+      return
+    }
     shape &+= 1
-    let priority = Self.priority(node)
-    // Down the path to `position` while the nodes stay above the new one
-    // (each subtree gains a row), then the rest is split under it: one
-    // descent, and a split of a subtree of expected constant size, rather
-    // than a split and two merges of the whole tree.
-    // Through a buffer: each write through the array checks that it is
-    // unique, once per level. The walk's state stays in locals of the
-    // closure, not in captured variables that each level writes back.
-    let root = roots[tree]
-    let (above, isLeft, current, k) = withMutableNodes { nodes in
-      var above = Self.none
-      var isLeft = false
-      var current = root
-      var k = Int32(position)
-      while current >= 0 && Self.priority(current) > priority {
-        let n = Int(current)
-        nodes[n].size += 1
-        above = current
-        let leftChild = nodes[n].left
-        let leftSize = leftChild < 0 ? 0 : nodes[Int(leftChild)].size
-        if k <= leftSize {
-          isLeft = true
-          current = leftChild
-        } else {
-          isLeft = false
-          k -= leftSize + 1
-          current = nodes[n].right
+    if roots[tree].node < 0 {
+      let leaf = newLeaf(filler: ids[Int(node)])
+      leaves[Int(leaf)].parent = -Int32(tree) - 2
+      roots[tree].node = leaf
+      roots[tree].height = 0
+    } else if isFull(roots[tree].node, height: roots[tree].height) {
+      splitRoot(of: tree)
+    }
+    var current = roots[tree].node
+    var height = roots[tree].height
+    var k = Int32(position)
+    while height > 0 {
+      let base = Self.innerBase(current)
+      let last = Int(inners[Int(current)].count) - 1
+      // The first child whose rows reach `k`: at a boundary the row goes
+      // last in the child before, which keeps the next child's first row.
+      var index = 0
+      counts.withUnsafeBufferPointer { counts in
+        while index < last && k > counts[base &+ index] {
+          k -= counts[base &+ index]
+          index &+= 1
         }
       }
-      return (above, isLeft, current, k)
+      var child = children[base + index]
+      if isFull(child, height: height - 1) {
+        split(child: index, of: current)
+        let before = counts[base + index]
+        if k > before {
+          k -= before
+          index += 1
+        }
+        child = children[base + index]
+      }
+      counts[base + index] += 1
+      current = child
+      height -= 1
     }
-    let (a, b) = split(current, k)
-    let n = Int(node)
-    withMutableNodes { nodes in
-      nodes[n].left = a
-      nodes[n].right = b
-      if a >= 0 { nodes[Int(a)].parent = node }
-      if b >= 0 { nodes[Int(b)].parent = node }
-      nodes[n].size =
-        (a < 0 ? 0 : nodes[Int(a)].size) + (b < 0 ? 0 : nodes[Int(b)].size) + 1
-      if above >= 0 {
-        if isLeft { nodes[Int(above)].left = node } else { nodes[Int(above)].right = node }
-        nodes[n].parent = above
+    insertRow(node, hint: hint, at: Int(k), in: current)
+    roots[tree].count += 1
+    if k == 0 { propagateFirst(of: current, height: 0) }
+  }
+
+  /// ``attach(_:at:in:hint:)`` where the last descent ended, in a leaf
+  /// with room: the nodes it passed gain the row, by the children it took,
+  /// and no node is searched again.
+  @inlinable
+  func attachWhereDescended(_ node: Int32, hint: Int32, in tree: Int) {
+    shape &+= 1
+    let leaf = descended.leaf
+    let index = Int(descended.index)
+    insertRow(node, hint: hint, at: index, in: leaf)
+    var path = descended.path
+    var isFirst = index == 0
+    var up = leaves[Int(leaf)].parent
+    while up >= 0 {
+      let slot = Self.innerBase(up) &+ Int(truncatingIfNeeded: path & 0xFFFF)
+      path = path &>> 16
+      counts[slot] += 1
+      if isFirst {
+        separatorIDs[slot] = ids[Int(node)]
+        separatorHints[slot] = hint
+        isFirst = slot == Self.innerBase(up)
+      }
+      up = inners[Int(up)].parent
+    }
+    roots[tree].count += 1
+  }
+
+  /// Puts the row of slot `node` at `index` of leaf `leaf`, which has room.
+  ///
+  /// The rows after it move up by one in each array (a `memmove` for ids
+  /// of a trivial type).
+  @inlinable
+  func insertRow(_ node: Int32, hint: Int32, at index: Int, in leaf: Int32) {
+    let base = Self.leafBase(leaf)
+    let moved = Int(leaves[Int(leaf)].count) - index
+    let start = base + index
+    let id = ids[Int(node)]
+    // Through buffers: each write through an array checks that it is
+    // unique.
+    leafIDs.withUnsafeMutableBufferPointer { ids in
+      let at = ids.baseAddress.unsafelyUnwrapped + start
+      // The place past the last row holds a filler id.
+      (at + moved).deinitialize(count: 1)
+      (at + 1).moveInitialize(from: at, count: moved)
+      at.initialize(to: id)
+    }
+    leafHints.withUnsafeMutableBufferPointer { hints in
+      let at = hints.baseAddress.unsafelyUnwrapped + start
+      (at + 1).moveInitialize(from: at, count: moved)
+      at.pointee = hint
+    }
+    leafSlots.withUnsafeMutableBufferPointer { slots in
+      let at = slots.baseAddress.unsafelyUnwrapped + start
+      (at + 1).moveInitialize(from: at, count: moved)
+      at.pointee = node
+    }
+    leaves[Int(leaf)].count += 1
+    leafOf[Int(node)] = leaf
+  }
+
+  /// Takes the row at `index` out of leaf `leaf`.
+  ///
+  /// The rows after it move down by one in each array; the place the last
+  /// one leaves keeps a copy of its id as a filler.
+  @inlinable
+  func removeRow(at index: Int, of leaf: Int32) {
+    let base = Self.leafBase(leaf)
+    let moved = Int(leaves[Int(leaf)].count) - 1 - index
+    let start = base + index
+    leafIDs.withUnsafeMutableBufferPointer { ids in
+      let at = ids.baseAddress.unsafelyUnwrapped + start
+      if moved > 0 {
+        at.deinitialize(count: 1)
+        at.moveInitialize(from: at + 1, count: moved)
+        (at + moved).initialize(to: at[moved - 1])
       }
     }
-    if above < 0 { setRoot(node, of: tree) }
+    leafHints.withUnsafeMutableBufferPointer { hints in
+      let at = hints.baseAddress.unsafelyUnwrapped + start
+      at.moveInitialize(from: at + 1, count: moved)
+    }
+    leafSlots.withUnsafeMutableBufferPointer { slots in
+      let at = slots.baseAddress.unsafelyUnwrapped + start
+      at.moveInitialize(from: at + 1, count: moved)
+    }
+    leaves[Int(leaf)].count -= 1
   }
 
   /// Removes `id` from its tree; returns the tree and the position it had.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @discardableResult
   @inlinable
   func remove(_ id: ID) -> (tree: Int, position: Int)? {
@@ -241,58 +186,200 @@ extension _OrderTree {
     return place
   }
 
-  /// Takes the row of `node` out of its tree and returns the tree and the
-  /// position it had; the node keeps its id, and its place in the table,
-  /// for ``attach(_:at:in:)`` or ``discard(_:)``.
+  /// Takes the row of slot `node` out of its tree and returns the tree and
+  /// the position it had; the slot keeps its id, and its place in the
+  /// table, for ``attach(_:at:in:hint:)`` or ``discard(_:)``.
   ///
   /// A row that moves is detached and attached: it is not hashed out of
   /// the table and into it again.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @discardableResult
   @inlinable
   func detach(_ node: Int32) -> (tree: Int, position: Int) {
-    let position = rank(node: node)
+    let (leaf, index) = leafAndIndex(of: node)
+    // The rank, if a walk of `locate` found it at this shape.
+    let known: Int? =
+      located.0.node == node && located.0.shape == shape ? located.0.rank : nil
     shape &+= 1
-    let n = Int(node)
-    let l = nodes[n].left
-    let r = nodes[n].right
-    if l >= 0 { nodes[Int(l)].parent = Self.none }
-    if r >= 0 { nodes[Int(r)].parent = Self.none }
-    let joined = merge(l, r)
-    // Through a buffer: each write through an array checks that it is
-    // unique.
-    let (tree, wasRoot) = withMutableNodes { nodes -> (Int, Bool) in
-      let up = nodes[n].parent
-      nodes[n].left = Self.none
-      nodes[n].right = Self.none
-      nodes[n].parent = Self.none
-      if up < 0 { return (Int(-up - 2), true) }
-      if nodes[Int(up)].left == node {
-        nodes[Int(up)].left = joined
+    removeRow(at: index, of: leaf)
+    leafOf[Int(node)] = Self.none
+    let base = Self.leafBase(leaf)
+    let count = Int(leaves[Int(leaf)].count)
+    // One walk to the root: the rank is the rows before the row in its
+    // leaf and before its subtree in each node above; each node above has
+    // one row less; while the row was the first of the subtree, the
+    // separators above name its successor.
+    var rank = index
+    var isFirst = index == 0 && count > 0
+    var child = leaf
+    var up = leaves[Int(leaf)].parent
+    while up >= 0 {
+      let at: Int
+      if known != nil {
+        at = childIndex(of: child, in: up)
       } else {
-        nodes[Int(up)].right = joined
+        let found = self.index(ofChild: child, in: up)
+        at = found.index
+        rank &+= found.before
       }
-      if joined >= 0 { nodes[Int(joined)].parent = up }
-      // Each row above has one row less.
-      var walk = up
-      while true {
-        nodes[Int(walk)].size -= 1
-        let next = nodes[Int(walk)].parent
-        if next < 0 { return (Int(-next - 2), false) }
-        walk = next
+      let slot = Self.innerBase(up) &+ at
+      counts[slot] -= 1
+      if isFirst {
+        separatorIDs[slot] = leafIDs[base]
+        separatorHints[slot] = leafHints[base]
+        isFirst = at == 0
       }
+      child = up
+      up = inners[Int(up)].parent
     }
-    if wasRoot { setRoot(joined, of: tree) }
-    return (tree, position)
+    let tree = Int(-up - 2)
+    roots[tree].count -= 1
+    if count < Self.leafMinimum { rebalance(leaf, height: 0) }
+    return (tree, known ?? rank)
   }
 
-  /// Frees `node`, which ``detach(_:)`` took out of its tree and which goes
-  /// in no tree again.
+  /// Frees slot `node`, whose row ``detach(_:)`` took out of its tree and
+  /// which goes in no tree again.
   @inlinable
   func discard(_ node: Int32) {
     let removed = tableRemove(ids[Int(node)])
     assert(removed == node, "LiveQuery: a detached row is not in the table")
     free.append(node)
+  }
+
+  /// The number of rows of tree `tree` that go before a new row, and the
+  /// first row that does not (or none): descends with `isBelow(id, hint)`,
+  /// which says whether the row with id `id` goes before the new row, and
+  /// may change the hint of its position in the array.
+  ///
+  /// A node's separators are searched by halves, then its leaf's rows:
+  /// O(log *n*) calls of `isBelow` in all, as in a balanced binary tree,
+  /// but each reads the id and hint beside the others of its node.
+  ///
+  /// - Complexity: O(log *n*) calls of `isBelow`.
+  @inline(__always)
+  @inlinable
+  func lowerBound(
+    in tree: Int, isBelowRow isBelow: (ID, inout Int32) -> Bool
+  ) -> (rank: Int, next: Entry) {
+    var node = roots[tree].node
+    guard node >= 0 else { return (0, .none) }
+    var height = roots[tree].height
+    var rank = 0
+    // The child taken at each level, 16 bits a level, the last lowest.
+    var path: UInt64 = 0
+    let isRecorded = height <= 4
+    // The first row of the node the descent is in is below the new row
+    // (the search above found it so), except at the root.
+    var low = 0
+    while height > 0 {
+      let base = Self.innerBase(node)
+      var high = Int(inners[Int(node)].count)
+      while low < high {
+        let middle = (low &+ high) &>> 1
+        let at = base &+ middle
+        let old = separatorHints[at]
+        var hint = old
+        let below = isBelow(separatorIDs[at], &hint)
+        if hint != old { separatorHints[at] = hint }
+        if below { low = middle &+ 1 } else { high = middle }
+      }
+      if low == 0 {
+        // At the root: no row goes before the new one, which goes first
+        // in the first leaf, down the first children.
+        let first = firstLeaf(of: tree)
+        if isRecorded { remember(tree: tree, rank: 0, leaf: first, index: 0, path: 0) }
+        return (0, Entry(leaf: first, index: 0))
+      }
+      counts.withUnsafeBufferPointer { counts in
+        for index in 0..<(low - 1) { rank &+= Int(counts[base &+ index]) }
+      }
+      node = children[base + low - 1]
+      path = path &<< 16 | UInt64(truncatingIfNeeded: low &- 1)
+      height -= 1
+      low = 1
+    }
+    let base = Self.leafBase(node)
+    let count = Int(leaves[Int(node)].count)
+    var high = count
+    while low < high {
+      let middle = (low &+ high) &>> 1
+      let at = base &+ middle
+      let old = leafHints[at]
+      var hint = old
+      let below = isBelow(leafIDs[at], &hint)
+      if hint != old { leafHints[at] = hint }
+      if below { low = middle &+ 1 } else { high = middle }
+    }
+    rank += low
+    if isRecorded { remember(tree: tree, rank: rank, leaf: node, index: low, path: path) }
+    if low < count { return (rank, Entry(leaf: node, index: Int32(low))) }
+    let next = leaves[Int(node)].next
+    return (rank, next < 0 ? .none : Entry(leaf: next, index: 0))
+  }
+
+  /// Records where the last descent ended, for ``attach(_:at:in:hint:)``.
+  @inline(__always)
+  @inlinable
+  func remember(tree: Int, rank: Int, leaf: Int32, index: Int, path: UInt64) {
+    descended.tree = Int32(truncatingIfNeeded: tree)
+    descended.rank = rank
+    descended.leaf = leaf
+    descended.index = Int32(truncatingIfNeeded: index)
+    descended.path = path
+    descended.shape = shape
+  }
+
+  /// ``lowerBound(in:isBelowRow:)`` given ids only.
+  @inlinable
+  func lowerBound(in tree: Int, isBelow: (ID) -> Bool) -> (rank: Int, next: Entry) {
+    lowerBound(in: tree, isBelowRow: { id, _ in isBelow(id) })
+  }
+
+  /// The rows before and after the row of slot `node` in its tree (each
+  /// none at an end).
+  ///
+  /// - Complexity: O(1) after the slot's scan of its leaf.
+  @inlinable
+  func neighbours(of node: Int32) -> (before: Entry, after: Entry) {
+    let (leaf, found) = leafAndIndex(of: node)
+    let index = Int32(found)
+    let links = leaves[Int(leaf)]
+    var before = Entry.none
+    if index > 0 {
+      before = Entry(leaf: leaf, index: index - 1)
+    } else if links.previous >= 0 {
+      before = Entry(leaf: links.previous, index: leaves[Int(links.previous)].count - 1)
+    }
+    var after = Entry.none
+    if index + 1 < links.count {
+      after = Entry(leaf: leaf, index: index + 1)
+    } else if links.next >= 0 {
+      after = Entry(leaf: links.next, index: 0)
+    }
+    return (before, after)
+  }
+
+  /// Whether the row of slot `node` is in order with its neighbours:
+  /// `isBefore(id, hint)` says whether the row goes before the row with id
+  /// `id` (and may change that row's position hint); it must not for the
+  /// row before, and must for the row after.
+  ///
+  /// - Complexity: O(1) after the slot's scan of its leaf, and at most two
+  ///   calls of `isBefore`.
+  @inline(__always)
+  @inlinable
+  func isInPlace(_ node: Int32, isBeforeRow isBefore: (ID, inout Int32) -> Bool) -> Bool {
+    let (before, after) = neighbours(of: node)
+    if before.exists && withEntry(before, isBefore) { return false }
+    if after.exists && !withEntry(after, isBefore) { return false }
+    return true
+  }
+
+  /// ``isInPlace(_:isBeforeRow:)`` given ids only.
+  @inlinable
+  func isInPlace(_ node: Int32, isBefore: (ID) -> Bool) -> Bool {
+    isInPlace(node, isBeforeRow: { id, _ in isBefore(id) })
   }
 }

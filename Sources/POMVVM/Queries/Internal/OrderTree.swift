@@ -1,68 +1,140 @@
 /// The order-statistic index of a query: the ids it shows, in its order,
-/// with O(log *n*) insertion, removal, rank and select.
+/// with O(log *n*) insertion, removal, rank and select, worst case.
 ///
-/// A treap whose nodes are slot numbers: a node's links, its subtree's row
-/// count and the hint of its row's array position are five `Int32`s side
-/// by side in one array (``_OrderNode``), so a step of a descent or of a
-/// walk to the root reads one node, mostly one cache line, where four
-/// arrays of links cost four. Its id is in a parallel array, its priority
-/// a hash of the slot number: a node costs 20 bytes plus its id, and one
-/// entry in the id-to-node table. A tree built in bulk is of the least
-/// height, its nodes still ordered by priority (``linkBalanced(_:holding:)``);
-/// insertions and removals keep the treap's expected O(log *n*) depth from
-/// there.
+/// A B+-tree whose nodes are wide: a leaf holds up to ``leafCapacity``
+/// rows side by side (their ids, position hints and slot numbers, each in
+/// its own array, a leaf's part of it contiguous), an inner node up to
+/// ``innerCapacity`` children with each child's row count and a copy of
+/// the id and hint of its first row (its separator). A descent touches a
+/// handful of nodes, each a few cache lines, where a binary tree of the
+/// same rows touched a node somewhere else in memory at every one of its
+/// 17 levels; and each of its comparisons finds the id and the hint of the
+/// row it compares with in the node it is at.
+///
+/// A row has a slot: a number that stays its own while the row is in a
+/// tree or detached from one (``detach(_:)``, ``attach(_:at:in:hint:)``),
+/// with its id (`ids`) and its leaf (`leafOf`). The id-to-slot table finds
+/// a row's slot, its leaf gives it the rest: its index there by a scan of
+/// the leaf's slots, and its rank by a walk up the parents, adding the
+/// counts of the children before.
 ///
 /// The order lives in the tree's shape only: the tree never compares
 /// elements itself. An insertion descends with a comparison that the query
 /// gives (sort order, ties by the array's order), so an element whose value
 /// already changed in the array is still found, and removed, by its id.
+/// Each separator is the first row of its child's subtree at all times,
+/// never a row that left it: a descent compares only with rows in the tree.
 ///
 /// A class, not a struct: the query calls it on every change, and a
-/// struct held in a class's property is copied (seven retains) by each
+/// struct held in a class's property is copied (many retains) by each
 /// non-mutating call. Its state skips run-time exclusivity checks: it is
 /// touched only on the main actor, and no access spans a call out of it
-/// other than to the ids' `hash(into:)` and `==`.
+/// other than to the ids' `hash(into:)` and `==` and a descent's
+/// comparison, which is given copies.
 ///
-/// Several trees can share the slots: a sectioned query keeps one per
+/// Several trees share the slots and nodes: a sectioned query keeps one per
 /// section. A root's parent link holds `-(tree + 2)`, so a node finds the
 /// tree it belongs to by walking up.
 ///
 /// The tree's parts: this file (its state and reads), `OrderTree+Editing`
-/// (insertion, removal, the descents), `OrderTree+Building` (bulk builds)
-/// and `OrderTree+Table` (the id-to-node table).
+/// (insertion, removal, the descents), `OrderTree+Rebalancing` (splits,
+/// merges and moves between siblings), `OrderTree+Building` (bulk builds)
+/// and `OrderTree+Table` (the id-to-slot table).
 @usableFromInline
 final class _OrderTree<ID: Hashable> {
-  /// The links and sizes of every slot, and their rows' position hints.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var nodes: [_OrderNode] = []
+  // MARK: Rows
+
+  /// The id of every slot (a freed slot keeps its last one).
   @usableFromInline
   @exclusivity(unchecked)
   var ids: [ID] = []
+  /// The leaf of every slot, or -1 while its row is in no tree.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var leafOf: [Int32] = []
   @usableFromInline
   @exclusivity(unchecked)
   var free: [Int32] = []
-  /// The node of every id in a tree: an open-addressing table of node
-  /// numbers with linear probing, whose keys are read from `ids`, so it
-  /// costs 4 bytes a slot and holds no second copy of the ids.
+  /// The slot of every id in a tree or detached: an open-addressing table
+  /// of slot numbers with linear probing, whose keys are read from `ids`,
+  /// so it costs 4 bytes a slot and holds no second copy of the ids.
   @usableFromInline
   @exclusivity(unchecked)
   var table: [Int32] = []
-  /// How many ids the trees hold together.
+  /// How many ids the table holds: the rows of every tree, and those
+  /// detached.
   @usableFromInline
   @exclusivity(unchecked)
   var count = 0
-  /// The root of each tree, or -1 while it is empty.
+
+  // MARK: Trees
+
+  /// The root of each tree and its height (0: the root is a leaf), and its
+  /// row count; the root is -1 while the tree is empty.
   @usableFromInline
   @exclusivity(unchecked)
-  var roots: [Int32] = []
-  /// Counts the changes to the trees' shape (`insert`, `remove`, `build`,
-  /// `buildFresh`, `removeAll`): a rank found while it had a value is still
-  /// right while it keeps it.
+  var roots: [_OrderRoot] = []
+
+  // MARK: Leaves
+
+  /// The count, parent and neighbours of every leaf.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var leaves: [_OrderLeaf] = []
+  /// The ids of the rows of every leaf: leaf `l`'s are at
+  /// `l * leafCapacity ..< l * leafCapacity + count`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var leafIDs: [ID] = []
+  /// The position hints of the rows of every leaf, as `leafIDs`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var leafHints: [Int32] = []
+  /// The slots of the rows of every leaf, as `leafIDs`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var leafSlots: [Int32] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var freeLeaves: [Int32] = []
+
+  // MARK: Inner nodes
+
+  /// The count, parent and height of every inner node.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var inners: [_OrderInner] = []
+  /// The children of every inner node: node `i`'s are at
+  /// `i * innerCapacity ..< i * innerCapacity + count`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var children: [Int32] = []
+  /// The row count of each child's subtree, as `children`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var counts: [Int32] = []
+  /// The id of each child's first row, as `children`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var separatorIDs: [ID] = []
+  /// The position hint of each child's first row (a copy of its own), as
+  /// `children`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var separatorHints: [Int32] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var freeInners: [Int32] = []
+
+  // MARK: Caches
+
+  /// Counts the changes to the trees' shape (insertions, removals,
+  /// builds): a rank found while it had a value is still right while it
+  /// keeps it.
   @usableFromInline
   @exclusivity(unchecked)
   var shape: UInt64 = 0
-  /// The tree and rank of the last two nodes located (``locate(_:)``),
+  /// The tree and rank of the last two slots located (``locate(_:)``),
   /// newest first, with the shape they were found at: an element edited
   /// again and again in place (a detail screen's field, typed into), or
   /// two edited in turn (an edit and its reaction), find their rows
@@ -70,20 +142,30 @@ final class _OrderTree<ID: Hashable> {
   @usableFromInline
   @exclusivity(unchecked)
   var located = (Location(), Location())
+  /// Where the last descent (``lowerBound(in:isBelowRow:)``) ended.
+  ///
+  /// Its tree and rank, the leaf and index there, the child it took at
+  /// each level (16 bits a level, the lowest last; recorded for at most
+  /// four levels), at a shape. An insertion at that rank while the shape
+  /// is the same goes there without a second descent.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var descended = Descent()
   /// ``_intHashSeed``, read once: each read of the global goes through its
   /// lazy initializer's check.
   @usableFromInline
   let seed = _intHashSeed
-  /// The id that ``node(of:)`` found last, and its node.
+  /// The id that ``node(of:)`` found last, and its slot.
   ///
   /// A step looks its row up several times (in place or not, out of its
-  /// tree, back in). An id keeps its node for as long as it is in the table, so this is
-  /// cleared when an id leaves it (``tableRemove(_:)``, ``removeAll(trees:)``).
+  /// tree, back in). An id keeps its slot for as long as it is in the
+  /// table, so this is cleared when an id leaves it (``tableRemove(_:)``,
+  /// ``removeAll(trees:)``).
   @usableFromInline
   @exclusivity(unchecked)
   var lastFound: (id: ID, node: Int32)?
 
-  /// Where a node was found: its tree and its rank there, at a shape.
+  /// Where a slot was found: its tree and its rank there, at a shape.
   @usableFromInline
   struct Location {
     @usableFromInline
@@ -92,6 +174,11 @@ final class _OrderTree<ID: Hashable> {
     var tree: Int32 = 0
     @usableFromInline
     var rank = 0
+    /// The leaf of the row and its index there.
+    @usableFromInline
+    var leaf: Int32 = -1
+    @usableFromInline
+    var index: Int32 = 0
     @usableFromInline
     var shape: UInt64 = 0
 
@@ -99,37 +186,63 @@ final class _OrderTree<ID: Hashable> {
     init() {}
   }
 
-  /// One link (or the size) of every node, read by node number: `left[node]`.
+  /// Where a descent ended (``descended``).
   @usableFromInline
-  struct Links {
+  struct Descent {
     @usableFromInline
-    let nodes: [_OrderNode]
+    var tree: Int32 = -1
     @usableFromInline
-    let field: KeyPath<_OrderNode, Int32>
+    var leaf: Int32 = -1
+    @usableFromInline
+    var index: Int32 = 0
+    @usableFromInline
+    var rank = -1
+    @usableFromInline
+    var path: UInt64 = 0
+    @usableFromInline
+    var shape: UInt64 = 0
 
     @inlinable
-    init(_ nodes: [_OrderNode], _ field: KeyPath<_OrderNode, Int32>) {
-      self.nodes = nodes
-      self.field = field
+    init() {}
+  }
+
+  /// A row in a leaf: the leaf and the row's index there.
+  ///
+  /// A leaf of -1 is none. Valid until the trees' shape changes.
+  @usableFromInline
+  struct Entry {
+    @usableFromInline
+    var leaf: Int32
+    @usableFromInline
+    var index: Int32
+
+    @inlinable
+    init(leaf: Int32, index: Int32) {
+      self.leaf = leaf
+      self.index = index
     }
 
     @inlinable
-    subscript(_ node: Int) -> Int32 { nodes[node][keyPath: field] }
+    static var none: Entry { Entry(leaf: -1, index: 0) }
+
+    @inlinable
+    var exists: Bool { leaf >= 0 }
   }
 
-  /// The left child of every node (for tests and checks; the tree's own
-  /// code reads ``nodes``).
+  /// The most rows a leaf holds.
   @inlinable
-  var left: Links { Links(nodes, \.left) }
-  /// The right child of every node.
+  static var leafCapacity: Int { 32 }
+  /// The most children an inner node holds.
   @inlinable
-  var right: Links { Links(nodes, \.right) }
-  /// The parent of every node.
+  static var innerCapacity: Int { 32 }
+  /// The fewest rows a leaf other than a root holds, and the fewest
+  /// children of an inner node other than a root: a quarter, so that a
+  /// row moved back and forth across a boundary does not split and merge
+  /// nodes in turn, and the height stays O(log *n*).
   @inlinable
-  var parent: Links { Links(nodes, \.parent) }
-  /// The row count of every node's subtree.
+  static var leafMinimum: Int { leafCapacity / 4 }
   @inlinable
-  var size: Links { Links(nodes, \.size) }
+  static var innerMinimum: Int { innerCapacity / 4 }
 
   @inlinable
   init() {}
@@ -137,45 +250,23 @@ final class _OrderTree<ID: Hashable> {
   @inlinable
   static var none: Int32 { -1 }
 
+  @inline(__always)
+  @inlinable
+  static func leafBase(_ leaf: Int32) -> Int { Int(leaf) &* leafCapacity }
+
+  @inline(__always)
+  @inlinable
+  static func innerBase(_ inner: Int32) -> Int { Int(inner) &* innerCapacity }
+
   /// The number of rows of tree `tree`.
   @inlinable
-  func count(of tree: Int) -> Int {
-    let root = roots[tree]
-    return root < 0 ? 0 : Int(nodes[Int(root)].size)
-  }
-
-  /// A pseudo-random priority for a slot: a finalizer of a 32-bit hash.
-  @inline(__always)
-  @inlinable
-  static func priority(_ node: Int32) -> UInt32 {
-    var x = UInt32(bitPattern: node) &+ 0x9E37_79B9
-    x = (x ^ (x >> 16)) &* 0x85EB_CA6B
-    x = (x ^ (x >> 13)) &* 0xC2B2_AE35
-    return x ^ (x >> 16)
-  }
-
-  @inline(__always)
-  @inlinable
-  func sizeOf(_ node: Int32) -> Int32 { node < 0 ? 0 : nodes[Int(node)].size }
+  func count(of tree: Int) -> Int { roots[tree].count }
 
   /// Adds an empty tree and returns its number.
   @inlinable
   func addTree() -> Int {
-    roots.append(Self.none)
+    roots.append(_OrderRoot())
     return roots.count - 1
-  }
-
-  /// Empties every tree and forgets all ids.
-  @inlinable
-  func removeAll(trees: Int) {
-    shape &+= 1
-    lastFound = nil
-    nodes.removeAll(keepingCapacity: true)
-    ids.removeAll(keepingCapacity: true)
-    free.removeAll()
-    table.removeAll()
-    count = 0
-    roots = [Int32](repeating: Self.none, count: trees)
   }
 
   /// Whether `id` is in a tree.
@@ -189,32 +280,75 @@ final class _OrderTree<ID: Hashable> {
     return tree(ofNode: node)
   }
 
-  /// The tree that `node` is in.
+  /// The tree that the row of slot `node` is in.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @inlinable
   func tree(ofNode node: Int32) -> Int { locate(node).tree }
 
   /// The position of `id` within its tree.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @inlinable
   func rank(of id: ID) -> Int? {
     guard let node = node(of: id) else { return nil }
     return rank(node: node)
   }
 
-  /// The position of `node` within its tree.
+  /// The position of the row of slot `node` within its tree.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @inlinable
   func rank(node: Int32) -> Int { locate(node).rank }
 
-  /// The tree of `node` and its rank there, found in one walk to the root,
-  /// or remembered from one of the last two walks if the shape has not
-  /// changed since.
+  /// The index of slot `slot` in leaf `leaf`, which holds it.
+  @inline(__always)
+  @inlinable
+  func index(ofSlot slot: Int32, in leaf: Int32) -> Int {
+    let base = Self.leafBase(leaf)
+    return leafSlots.withUnsafeBufferPointer { slots in
+      var index = 0
+      while slots[base &+ index] != slot { index &+= 1 }
+      return index
+    }
+  }
+
+  /// The index of child `child` in inner node `inner`, which holds it,
+  /// and the rows of the children before it.
+  @inline(__always)
+  @inlinable
+  func index(ofChild child: Int32, in inner: Int32) -> (index: Int, before: Int) {
+    let base = Self.innerBase(inner)
+    return children.withUnsafeBufferPointer { children in
+      counts.withUnsafeBufferPointer { counts in
+        var index = 0
+        var before = 0
+        while children[base &+ index] != child {
+          before &+= Int(counts[base &+ index])
+          index &+= 1
+        }
+        return (index, before)
+      }
+    }
+  }
+
+  /// The index of child `child` in inner node `inner`, which holds it.
+  @inline(__always)
+  @inlinable
+  func childIndex(of child: Int32, in inner: Int32) -> Int {
+    let base = Self.innerBase(inner)
+    return children.withUnsafeBufferPointer { children in
+      var index = 0
+      while children[base &+ index] != child { index &+= 1 }
+      return index
+    }
+  }
+
+  /// The tree of the row of slot `start` and its rank there, found in one
+  /// walk to the root, or remembered from one of the last two walks if the
+  /// shape has not changed since.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @inlinable
   func locate(_ start: Int32) -> (tree: Int, rank: Int) {
     if located.0.node == start && located.0.shape == shape {
@@ -223,79 +357,84 @@ final class _OrderTree<ID: Hashable> {
     if located.1.node == start && located.1.shape == shape {
       return (Int(located.1.tree), located.1.rank)
     }
-    // Through a buffer: each read through an array checks its index.
-    let (tree, rank) = withNodes { nodes in
-      func sizeOf(_ node: Int32) -> Int { node < 0 ? 0 : Int(nodes[Int(node)].size) }
-      var node = start
-      var rank = sizeOf(nodes[Int(node)].left)
-      var up = nodes[Int(node)].parent
-      while up >= 0 {
-        let above = nodes[Int(up)]
-        if above.right == node { rank += sizeOf(above.left) + 1 }
-        node = up
-        up = above.parent
-      }
-      return (-up - 2, rank)
+    let leaf = leafOf[Int(start)]
+    let found = index(ofSlot: start, in: leaf)
+    var rank = found
+    var child = leaf
+    var up = leaves[Int(leaf)].parent
+    while up >= 0 {
+      rank &+= index(ofChild: child, in: up).before
+      child = up
+      up = inners[Int(up)].parent
     }
+    let tree = -up - 2
     located.1 = located.0
     located.0.node = start
     located.0.tree = tree
     located.0.rank = rank
+    located.0.leaf = leaf
+    located.0.index = Int32(truncatingIfNeeded: found)
     located.0.shape = shape
     return (Int(tree), rank)
   }
 
-  /// Calls `body` with the nodes, read in place.
-  ///
-  /// The indices must be nodes: a buffer does not check them in an
-  /// optimized build.
+  /// The leaf of the row of slot `node` and its index there: remembered
+  /// from one of the last two walks of ``locate(_:)`` if the shape has not
+  /// changed since, else a scan of the leaf's slots.
   @inline(__always)
   @inlinable
-  func withNodes<Result>(_ body: (UnsafeBufferPointer<_OrderNode>) -> Result) -> Result {
-    nodes.withUnsafeBufferPointer(body)
-  }
-
-  /// ``withNodes(_:)`` for writing.
-  @inline(__always)
-  @inlinable
-  func withMutableNodes<Result>(
-    _ body: (UnsafeMutableBufferPointer<_OrderNode>) -> Result
-  ) -> Result {
-    nodes.withUnsafeMutableBufferPointer { body($0) }
-  }
-
-  /// The array position last recorded for the row of `node`: a hint,
-  /// right unless the array inserted, removed or moved elements before
-  /// the row since (check it against the row's id).
-  @inline(__always)
-  @inlinable
-  func positionHint(_ node: Int32) -> Int { Int(nodes[Int(node)].position) }
-
-  /// Records that the row of `node` is at `position` of the array.
-  @inline(__always)
-  @inlinable
-  func setPositionHint(_ node: Int32, _ position: Int) {
-    nodes[Int(node)].position = Int32(truncatingIfNeeded: position)
+  func leafAndIndex(of node: Int32) -> (leaf: Int32, index: Int) {
+    if located.0.node == node && located.0.shape == shape {
+      return (located.0.leaf, Int(located.0.index))
+    }
+    if located.1.node == node && located.1.shape == shape {
+      return (located.1.leaf, Int(located.1.index))
+    }
+    let leaf = leafOf[Int(node)]
+    return (leaf, index(ofSlot: node, in: leaf))
   }
 
   /// The id at `position` of tree `tree`.
   ///
-  /// - Complexity: O(log *n*) expected.
+  /// - Complexity: O(log *n*).
   @inlinable
   func id(at position: Int, in tree: Int) -> ID {
-    var node = roots[tree]
+    let entry = entry(at: position, in: tree)
+    return leafIDs[Self.leafBase(entry.leaf) + Int(entry.index)]
+  }
+
+  /// The row at `position` of tree `tree`, which has one.
+  ///
+  /// - Complexity: O(log *n*).
+  @inlinable
+  func entry(at position: Int, in tree: Int) -> Entry {
+    var node = roots[tree].node
+    var height = roots[tree].height
     var k = Int32(position)
-    while true {
-      let leftSize = sizeOf(nodes[Int(node)].left)
-      if k < leftSize {
-        node = nodes[Int(node)].left
-      } else if k == leftSize {
-        return ids[Int(node)]
-      } else {
-        k -= leftSize + 1
-        node = nodes[Int(node)].right
+    while height > 0 {
+      let base = Self.innerBase(node)
+      let last = Int(inners[Int(node)].count) - 1
+      var index = 0
+      while index < last && k >= counts[base + index] {
+        k -= counts[base + index]
+        index += 1
       }
+      node = children[base + index]
+      height -= 1
     }
+    return Entry(leaf: node, index: k)
+  }
+
+  /// The first leaf of tree `tree`, or -1 if it is empty.
+  @inlinable
+  func firstLeaf(of tree: Int) -> Int32 {
+    var node = roots[tree].node
+    var height = roots[tree].height
+    while height > 0 && node >= 0 {
+      node = children[Self.innerBase(node)]
+      height -= 1
+    }
+    return node
   }
 
   /// Every id of tree `tree`, in order.
@@ -305,52 +444,85 @@ final class _OrderTree<ID: Hashable> {
   func ids(of tree: Int) -> [ID] {
     var result: [ID] = []
     result.reserveCapacity(count(of: tree))
-    var stack: [Int32] = []
-    var node = roots[tree]
-    while node >= 0 || !stack.isEmpty {
-      while node >= 0 {
-        stack.append(node)
-        node = nodes[Int(node)].left
-      }
-      node = stack.removeLast()
-      result.append(ids[Int(node)])
-      node = nodes[Int(node)].right
+    var leaf = firstLeaf(of: tree)
+    while leaf >= 0 {
+      let base = Self.leafBase(leaf)
+      result.append(contentsOf: leafIDs[base..<(base + Int(leaves[Int(leaf)].count))])
+      leaf = leaves[Int(leaf)].next
     }
+    return result
+  }
+
+  /// Calls `body` with the id of the row of `entry` and its position hint,
+  /// which `body` may change.
+  ///
+  /// The hint is a copy: no buffer of the tree is held across the call.
+  @inline(__always)
+  @inlinable
+  func withEntry<Result>(_ entry: Entry, _ body: (ID, inout Int32) -> Result) -> Result {
+    let at = Self.leafBase(entry.leaf) + Int(entry.index)
+    let old = leafHints[at]
+    var hint = old
+    let result = body(leafIDs[at], &hint)
+    if hint != old { leafHints[at] = hint }
     return result
   }
 }
 
-/// One node of an ``_OrderTree``: its links, its subtree's row count, and
-/// a hint of where its row is in the array, side by side (20 bytes), so
-/// that a step down or up the tree reads one node, not four arrays.
+/// The root of one tree of an ``_OrderTree``, its height and its row count.
 @usableFromInline
-struct _OrderNode {
+struct _OrderRoot {
+  /// The root node (a leaf when `height` is 0), or -1 while the tree is
+  /// empty.
   @usableFromInline
-  var left: Int32
+  var node: Int32 = -1
   @usableFromInline
-  var right: Int32
+  var height: Int32 = 0
+  @usableFromInline
+  var count = 0
+
+  @inlinable
+  init() {}
+}
+
+/// A leaf of an ``_OrderTree``: its row count, its parent (or
+/// `-(tree + 2)` for a root) and the leaves before and after it in its
+/// tree (or -1).
+@usableFromInline
+struct _OrderLeaf {
+  @usableFromInline
+  var count: Int32
   @usableFromInline
   var parent: Int32
   @usableFromInline
-  var size: Int32
-  /// Where the row's element was in the array when last looked up, or -1:
-  /// a comparison reads it there, after a check of its id, without
-  /// hashing the id.
+  var previous: Int32
   @usableFromInline
-  var position: Int32
-
-  /// A node in no tree, of one row.
-  @inlinable
-  static var single: _OrderNode {
-    _OrderNode(left: -1, right: -1, parent: -1, size: 1, position: -1)
-  }
+  var next: Int32
 
   @inlinable
-  init(left: Int32, right: Int32, parent: Int32, size: Int32, position: Int32) {
-    self.left = left
-    self.right = right
+  init(count: Int32, parent: Int32, previous: Int32, next: Int32) {
+    self.count = count
     self.parent = parent
-    self.size = size
-    self.position = position
+    self.previous = previous
+    self.next = next
+  }
+}
+
+/// An inner node of an ``_OrderTree``: its child count, its parent (or
+/// `-(tree + 2)` for a root) and its height (1: its children are leaves).
+@usableFromInline
+struct _OrderInner {
+  @usableFromInline
+  var count: Int32
+  @usableFromInline
+  var parent: Int32
+  @usableFromInline
+  var height: Int32
+
+  @inlinable
+  init(count: Int32, parent: Int32, height: Int32) {
+    self.count = count
+    self.parent = parent
+    self.height = height
   }
 }

@@ -232,10 +232,9 @@ extension _QueryEngine {
         // A row that was in a tree is in the table still: it goes back in
         // its own node.
         if rows[index].oldKey != nil, let node = tree.node(of: id) {
-          tree.attach(node, at: rank, in: number)
-          tree.setPositionHint(node, position)
+          tree.attach(node, at: rank, in: number, hint: position)
         } else {
-          tree.insert(id, at: rank, in: number)
+          tree.attach(tree.newNode(id), at: rank, in: number, hint: position)
         }
         rows[index].newKey = key
         // Its row, as long as no other row enters after it.

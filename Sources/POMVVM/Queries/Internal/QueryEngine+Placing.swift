@@ -29,21 +29,24 @@ extension _QueryEngine {
       if let order {
         let (rank, next) = tree.lowerBound(
           in: number,
-          isBelowNode: { other in
-            lend(Self.position(ofNode: other, of: tree, in: elements, index: index), of: elements) {
-              order($0, element)
-            }
+          isBelowRow: { other, hint in
+            let otherPosition = Self.position(of: other, hint: &hint, in: elements, index: index)
+            return lend(otherPosition, of: elements) { order($0, element) }
           })
-        if next < 0 {
+        if !next.exists {
           return rank
         }
-        let nextPosition = Self.position(ofNode: next, of: tree, in: elements, index: index)
-        if lend(nextPosition, of: elements, { order(element, $0) }) { return rank }
+        let isAfterNext = tree.withEntry(next) { other, hint in
+          let nextPosition = Self.position(of: other, hint: &hint, in: elements, index: index)
+          return lend(nextPosition, of: elements) { order(element, $0) }
+        }
+        if isAfterNext { return rank }
       }
       return tree.lowerBound(
         in: number,
-        isBelowNode: { other in
-          !isBefore(element, at: position, other, of: tree, in: elements, index: index, by: order)
+        isBelowRow: { other, hint in
+          !isBefore(
+            element, at: position, other, hint: &hint, in: elements, index: index, by: order)
         }
       ).rank
     }
@@ -158,8 +161,7 @@ extension _QueryEngine {
         caughtUp()
         tree.detach(node)
         let rank = insertionRank(of: element, at: position, in: newNumber)
-        tree.attach(node, at: rank, in: newNumber)
-        tree.setPositionHint(node, position)
+        tree.attach(node, at: rank, in: newNumber, hint: position)
         return .moved(
           from: RowPath(section: sectionIndex(ofTree: number), row: row),
           to: RowPath(section: sectionIndex(ofTree: newNumber), row: rank))
@@ -201,8 +203,8 @@ extension _QueryEngine {
     elements.withUnsafeBufferPointer { elements in
       tree.isInPlace(
         node,
-        isBeforeNode: { other in
-          isBefore(element, at: position, other, of: tree, in: elements, index: index, by: order)
+        isBeforeRow: { other, hint in
+          isBefore(element, at: position, other, hint: &hint, in: elements, index: index, by: order)
         })
     }
   }
@@ -248,11 +250,11 @@ extension _QueryEngine {
     }
   }
 
-  /// Whether `element`, at `position` in `elements`, goes before the row of
-  /// node `other` of `tree`: by the sort order, then by the array's order.
+  /// Whether `element`, at `position` in `elements`, goes before the row
+  /// with id `other`: by the sort order, then by the array's order.
   ///
-  /// The row's position is read from the node's hint, checked
-  /// (``position(ofNode:of:in:index:)``).
+  /// The row's position is read from its hint, checked
+  /// (``position(of:hint:in:index:)``).
   ///
   /// Nonisolated and given the array's state, so that a descent's
   /// comparisons carry no executor checks and no retains of the array;
@@ -261,11 +263,11 @@ extension _QueryEngine {
   /// the caller holds.
   @inlinable
   nonisolated static func isBefore(
-    _ element: Element, at position: Int, _ other: Int32, of tree: _OrderTree<Element.ID>,
+    _ element: Element, at position: Int, _ other: Element.ID, hint: inout Int32,
     in elements: UnsafeBufferPointer<Element>,
     index: _PositionIndex<Element>, by order: ((Element, Element) -> Bool)?
   ) -> Bool {
-    let otherPosition = Self.position(ofNode: other, of: tree, in: elements, index: index)
+    let otherPosition = Self.position(of: other, hint: &hint, in: elements, index: index)
     return isBefore(element, at: position, atPosition: otherPosition, in: elements, by: order)
   }
 
@@ -321,24 +323,23 @@ extension _QueryEngine {
     return position
   }
 
-  /// The position in `elements`, the array now, of the row of `node` of
-  /// `tree`: the node's hint if the element there has the row's id, else
-  /// found through the array's id index and kept as the new hint.
+  /// The position in `elements`, the array now, of the row with id `id`:
+  /// `hint` if the element there has the id, else found through the
+  /// array's id index and kept as the new hint.
   ///
-  /// A comparison of a descent reads the hint from the node it is at, and
-  /// the element: no hash of the id and no probe of the index, each a
-  /// cache line of its own in a long list.
+  /// A comparison of a descent reads the id and the hint from the node it
+  /// is at, and the element: no hash of the id and no probe of the index,
+  /// each a cache line of its own in a long list.
   @inline(__always)
   @inlinable
   nonisolated static func position(
-    ofNode node: Int32, of tree: _OrderTree<Element.ID>,
+    of id: Element.ID, hint: inout Int32,
     in elements: UnsafeBufferPointer<Element>, index: _PositionIndex<Element>
   ) -> Int {
-    let hint = tree.positionHint(node)
-    let id = tree.ids[Int(node)]
-    if UInt(bitPattern: hint) < UInt(elements.count) && elements[hint].id == id { return hint }
+    let guess = Int(hint)
+    if UInt(bitPattern: guess) < UInt(elements.count) && elements[guess].id == id { return guess }
     let position = Self.position(of: id, in: elements, index: index)
-    tree.setPositionHint(node, position)
+    hint = Int32(truncatingIfNeeded: position)
     return position
   }
 

@@ -258,7 +258,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       treeOfKey[flatKey] = number
       sections.append((flatKey, number))
       indexSections()
-      tree.build(Self._ids(at: positions, in: elements), in: number)
+      tree.build(Self._ids(at: positions, in: elements), hints: positions, in: number)
       flatPositions = positions
       flatPositionsSequence = lastSequence
       return old
@@ -276,7 +276,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
     // and appending each would grow the slots past what they hold.
     var total = 0
     for group in groups.values { total += group.count }
-    tree.reserveCapacity(total)
+    tree.reserveCapacity(total, trees: groups.count)
     for (key, group) in groups.sorted(by: { sectionOrder($0.key, $1.key) }) {
       var positions = group
       if let order = areInIncreasingOrder {
@@ -286,7 +286,7 @@ final class _QueryEngine<Element: Identifiable, Key: Hashable> {
       keyOfTree.append(key)
       treeOfKey[key] = number
       sections.append((key, number))
-      tree.build(Self._ids(at: positions, in: elements), in: number)
+      tree.build(Self._ids(at: positions, in: elements), hints: positions, in: number)
     }
     indexSections()
     return old
