@@ -10,11 +10,6 @@ import Testing
 @MainActor
 @Suite("Queued changes lent to their delivery")
 struct QueuedDeliveryLendTests {
-  /// A title long enough to live on the heap.
-  static func title(_ id: Int, _ round: Int) -> String {
-    "element \(id), written in round \(round), long enough for the heap"
-  }
-
   /// Changes queued while a queued change is delivered arrive whole.
   ///
   /// Each change to an element below 10 makes its observer write three
@@ -28,7 +23,9 @@ struct QueuedDeliveryLendTests {
     do {
       let tokens = (0..<40).map { HeldToken($0) }
       weakTokens = HeldToken.weakReferences(to: tokens)
-      let initial = (0..<40).map { TokenItem(id: $0, title: Self.title($0, 0), token: tokens[$0]) }
+      let initial = (0..<40).map {
+        TokenItem(id: $0, title: TokenItem.heapTitle($0, 0), token: tokens[$0])
+      }
       let array = ObservableArray(initial)
       var readDuringDelivery: [[TokenItem]] = []
       var writes = 0
@@ -36,14 +33,14 @@ struct QueuedDeliveryLendTests {
         guard let id = change.changeSet.updates.first?.newElement.id, id < 10 else { return }
         for next in (id * 3 + 1)...(id * 3 + 3) {
           writes += 1
-          array.cell(for: next)?.value.title = Self.title(next, writes)
+          array.cell(for: next)?.value.title = TokenItem.heapTitle(next, writes)
         }
       }
       let keeper = array.observeChanges { change in
         kept.append(change)
         readDuringDelivery.append(change.newElements)
       }
-      array.cell(for: 0)?.value.title = Self.title(0, 1)
+      array.cell(for: 0)?.value.title = TokenItem.heapTitle(0, 1)
       reaction.cancel()
       keeper.cancel()
       // Element 0 writes 1, 2, 3; each of those writes three more, and so

@@ -132,54 +132,75 @@ struct StoreSavingTests {
   /// its jobs run on whichever thread drains the main queue. A flush that
   /// asked the thread's identity took the path for other threads there,
   /// which neither submits a number taken alone nor publishes before it
-  /// returns. The rounds await work done off the main actor, so that the
-  /// main actor resumes from another thread's queue; they go on until it
-  /// has changed threads a few times, so the test cannot pass without
-  /// seeing the case it checks.
+  /// returns. Each round makes the main actor resume on another thread
+  /// (`resumeOnAnotherThread(than:)`) before it takes a number and
+  /// flushes, and the test counts the rounds in which it did, so it cannot
+  /// pass without seeing the case it checks.
   @Test func aNumberTakenAloneIsSavedByFlushWhicheverThreadRunsTheMainActor() async throws {
     let directory = try Directory()
     let store = try Store<Note>(contentsOf: directory.file())
     store.items.append(Note(id: 1, title: "a"))
     store.flush()
     var moves = 0
-    var rounds = 0
-    while moves < 5 && rounds < 2_000 {
-      rounds += 1
+    for round in 1...20 {
       let before = pthread_self()
-      Self.wakeThreadsOfSerialQueues(3)
-      await Task.detached { await Task.yield() }.value
+      await Self.resumeOnAnotherThread(than: before)
       if pthread_equal(before, pthread_self()) == 0 { moves += 1 }
       let number = try #require(store.takeSequenceNumber(atLeast: 100))
       store.flush()
-      #expect(!store.isSaving, "round \(rounds)")
+      #expect(!store.isSaving, "round \(round)")
       #expect(store.saveError.value == nil)
       let text = try String(contentsOf: directory.file(), encoding: .utf8)
-      #expect(text.contains("\"nextSequenceNumber\" : \(number + 1)"), "round \(rounds)")
+      #expect(text.contains("\"nextSequenceNumber\" : \(number + 1)"), "round \(round)")
     }
-    #expect(moves >= 1, "the main actor never changed threads in \(rounds) rounds")
+    #expect(moves >= 10, "the main actor changed threads in \(moves) of 20 rounds")
   }
 
-  /// Runs blocks on `count` serial queues at once, so that `count` threads
-  /// of the pool behind serial queues (and behind the main queue, once
-  /// `dispatch_main()` parked the main thread) are awake, and then idle
-  /// together: the next wake of the main queue is likely to go to one of
-  /// them rather than to the thread that ran the main actor last.
-  nonisolated static func wakeThreadsOfSerialQueues(_ count: Int) {
-    let started = DispatchGroup()
-    let release = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<count {
-      started.enter()
-      done.enter()
-      DispatchQueue(label: "wake \(index)").async {
-        started.leave()
-        release.wait()
-        done.leave()
-      }
+  /// Suspends the caller, a main-actor task running on `thread`, and
+  /// resumes it while `thread` is kept busy, so that another thread drains
+  /// the main queue.
+  ///
+  /// A thread of the pool that goes idle is the first one given new work.
+  /// So blocks are started on serial queues one after another, each kept
+  /// waiting, until one runs on `thread` (idle once the caller suspended)
+  /// or 64 were tried; that block resumes the caller, and every block is
+  /// let go once the caller runs again.
+  static func resumeOnAnotherThread(than thread: pthread_t) async {
+    let hold = DispatchSemaphore(value: 0)
+    let parked = DispatchGroup()
+    await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
+      Self.park(until: thread, attempt: 0, hold: hold, parked: parked) { resume.resume() }
     }
-    started.wait()
-    for _ in 0..<count { release.signal() }
-    done.wait()
+    // Every block entered `parked` before the last one resumed the caller.
+    let count = Self.parkedCount.withLock { count in
+      defer { count = 0 }
+      return count
+    }
+    for _ in 0..<count { hold.signal() }
+    parked.wait()
+  }
+
+  /// How many blocks ``park(until:attempt:hold:parked:resume:)`` keeps
+  /// waiting.
+  nonisolated static let parkedCount = _Locked(0)
+
+  /// Starts a block that waits on `hold`; the one that runs on `thread`,
+  /// or the 64th, calls `resume` first.
+  nonisolated static func park(
+    until thread: pthread_t, attempt: Int, hold: DispatchSemaphore, parked: DispatchGroup,
+    resume: @escaping @Sendable () -> Void
+  ) {
+    parked.enter()
+    DispatchQueue(label: "park \(attempt)").async {
+      parkedCount.withLock { $0 += 1 }
+      if pthread_equal(pthread_self(), thread) != 0 || attempt == 63 {
+        resume()
+      } else {
+        park(until: thread, attempt: attempt + 1, hold: hold, parked: parked, resume: resume)
+      }
+      hold.wait()
+      parked.leave()
+    }
   }
 
   @Test func releasingTheStoreWritesItsLastChanges() throws {

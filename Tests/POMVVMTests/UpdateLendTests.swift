@@ -9,11 +9,6 @@ import Testing
 @MainActor
 @Suite("Updates lent to counts and element cells")
 struct UpdateLendTests {
-  /// A title long enough to live on the heap.
-  static func title(_ id: Int, _ round: Int) -> String {
-    "element \(id), written in round \(round), long enough for the heap"
-  }
-
   /// Tokens replaced through element cells and `replace(at:with:)` go as
   /// soon as the write is delivered; the current ones stay, and the count
   /// and every cell follow.
@@ -21,7 +16,7 @@ struct UpdateLendTests {
     var weakTokens: [() -> HeldToken?] = []
     do {
       let array = ObservableArray(
-        (0..<30).map { TokenItem(id: $0, title: Self.title($0, 0), token: HeldToken($0)) })
+        (0..<30).map { TokenItem(id: $0, title: TokenItem.heapTitle($0, 0), token: HeldToken($0)) })
       weakTokens += HeldToken.weakReferences(to: array.elements.map(\.token))
       let onCount = array.liveCount { $0.on && $0.token.id >= 0 }
       var counted: [Int] = []
@@ -46,7 +41,7 @@ struct UpdateLendTests {
             var element = array.elements[id]
             element.token = token
             element.on.toggle()
-            element.title = Self.title(id, round)
+            element.title = TokenItem.heapTitle(id, round)
             array.replace(at: id, with: element)
           }
           writes += id.isMultiple(of: 2) ? 2 : 1
@@ -75,7 +70,7 @@ struct UpdateLendTests {
     let tokens = (0..<5).map { HeldToken($0) }
     let weakTokens = HeldToken.weakReferences(to: tokens)
     let array = ObservableArray(
-      (0..<5).map { TokenItem(id: $0, title: Self.title($0, 0), token: tokens[$0]) })
+      (0..<5).map { TokenItem(id: $0, title: TokenItem.heapTitle($0, 0), token: tokens[$0]) })
     let held = array.elements
     var changes: [ArrayChange<TokenItem>] = []
     let subscription = array.observeChanges { changes.append($0) }
@@ -87,11 +82,11 @@ struct UpdateLendTests {
     #expect(array.elements == held)
     #expect(weakTokens.allSatisfy { $0() != nil })
 
-    cell.value.title = Self.title(3, 1)
+    cell.value.title = TokenItem.heapTitle(3, 1)
     #expect(changes.count == 1)
     #expect(changes.first?.changeSet.updates.first?.oldElement == held[3])
-    #expect(held[3].title == Self.title(3, 0))
-    #expect(array.elements[3].title == Self.title(3, 1))
+    #expect(held[3].title == TokenItem.heapTitle(3, 0))
+    #expect(array.elements[3].title == TokenItem.heapTitle(3, 1))
     #expect(array.elements[3].token === tokens[3])
     subscription.cancel()
   }

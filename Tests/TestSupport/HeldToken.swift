@@ -35,6 +35,12 @@ public struct TokenItem: Identifiable, Equatable {
     self.token = token
   }
 
+  /// A title for the element `id` written in `round`, long enough to live
+  /// on the heap (so that a copy retains it).
+  public static func heapTitle(_ id: Int, _ round: Int) -> String {
+    "element \(id), written in round \(round), long enough for the heap"
+  }
+
   /// Equal fields, and the same token.
   public static func == (a: TokenItem, b: TokenItem) -> Bool {
     a.id == b.id && a.title == b.title && a.on == b.on && a.token === b.token
