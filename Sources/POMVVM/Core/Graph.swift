@@ -230,9 +230,14 @@ enum _Scheduler {
     let height: Int
   }
 
-  /// The waiting nodes are `queue[head..<tail]`.
+  /// The waiting nodes are `queue[head..<tail]`, in a buffer of
+  /// `capacity` entries: a pointer, not an array, because a static array
+  /// is made on first use, and each access to it would check that it was
+  /// (a `swift_once` call, six of them in a set that queues two nodes).
   @exclusivity(unchecked)
-  private static var queue: ContiguousArray<Waiting> = []
+  private static var queue: UnsafeMutablePointer<Waiting>? = nil
+  @exclusivity(unchecked)
+  private static var capacity = 0
   @exclusivity(unchecked)
   private static var head = 0
   @exclusivity(unchecked)
@@ -260,7 +265,8 @@ enum _Scheduler {
 
   private static func push(_ node: _ObserverListBase) {
     let entry = Waiting(node: .passRetained(node), height: node._height)
-    if tail == queue.count { queue.append(entry) } else { queue[tail] = entry }
+    if tail == capacity { grow() }
+    let queue = queue.unsafelyUnwrapped
     var position = tail
     while position > head && queue[position - 1].height > entry.height {
       queue[position] = queue[position - 1]
@@ -268,6 +274,19 @@ enum _Scheduler {
     }
     queue[position] = entry
     tail += 1
+  }
+
+  /// Doubles the buffer (kept for the life of the process, as an array
+  /// kept for reuse would be).
+  private static func grow() {
+    let newCapacity = Swift.max(16, capacity * 2)
+    let grown = UnsafeMutablePointer<Waiting>.allocate(capacity: newCapacity)
+    if let queue {
+      grown.moveInitialize(from: queue, count: tail)
+      queue.deallocate()
+    }
+    queue = grown
+    capacity = newCapacity
   }
 
   /// Flushes every queued node, including nodes queued meanwhile.
@@ -290,7 +309,7 @@ enum _Scheduler {
 
   private static func popFirst() -> _ObserverListBase? {
     guard head < tail else { return nil }
-    let first = queue[head]
+    let first = queue.unsafelyUnwrapped[head]
     head += 1
     if head == tail {
       head = 0
