@@ -57,6 +57,37 @@ struct PropagationTests {
     subscription.cancel()
   }
 
+  @Test func aSetThatQueuesManyCellsComputesEachOnceLowestHeightFirst() {
+    // 60 chains of one to three maps of one source: 120 cells queued by
+    // one set, more than the scheduler's queue holds at first, and a cell
+    // marked later at a lower height must still go first.
+    let a = Observable(0)
+    var computed: [Int] = []  // the height of each cell computed, in order
+    var ends: [any ObservableCell<Int>] = []
+    for chain in 0..<60 {
+      var end: any ObservableCell<Int> = a
+      for height in 1...(1 + chain % 3) {
+        end = end.map { value -> Int in
+          computed.append(height)
+          return value + 1
+        }
+      }
+      ends.append(end)
+    }
+    let seen = Recorder<Int>()
+    let subscriptions = ends.map { $0.observeChanges(seen.handler) }
+    for round in 1...3 {
+      computed.removeAll()
+      let before = seen.events.count
+      a.value = round
+      #expect(computed.count == 120)
+      #expect(computed == computed.sorted())
+      let told = seen.events[before...].sorted()
+      #expect(told == (0..<60).map { round + 1 + $0 % 3 }.sorted())
+    }
+    for subscription in subscriptions { subscription.cancel() }
+  }
+
   @Test func anObserverOfTheSourceReadsCurrentDerivedValues() {
     let a = Observable(1)
     let doubled = a.map { $0 * 2 }
