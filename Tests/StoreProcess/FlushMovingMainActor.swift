@@ -14,9 +14,9 @@ import Darwin
 /// outcome published, when `flush()` returns, whichever thread runs the
 /// main actor (issue 53).
 ///
-/// This process's main thread is parked in `dispatch_main()` (its main is
-/// async), so the main actor runs on whichever thread drains the main
-/// queue. Each round moves it to another thread on purpose
+/// On Linux this process's main thread is parked in `dispatch_main()`
+/// (its main is async), so the main actor runs on whichever thread drains
+/// the main queue. Each round moves it to another thread on purpose
 /// (`MainActorMove.resumeOnAnotherThread(than:)`), takes a number with
 /// `takeSequenceNumber(atLeast: 100)`, flushes, and checks that the store
 /// is not saving, holds no error, and that the file or database holds the
