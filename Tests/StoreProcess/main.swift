@@ -4,6 +4,9 @@
 //
 //   pomvvm-store-process DATABASE
 //   pomvvm-store-process --bench      (figures of the store; build in release)
+//   pomvvm-store-process flush-moving-main-actor file|database PATH
+//                                     (flush() while the main actor changes
+//                                     threads: FlushMovingMainActor.swift)
 //
 // Commands:
 //   edit ID TITLE          sets the title of the item with that id
@@ -40,6 +43,9 @@ func answer(_ text: String) {
 if CommandLine.arguments.dropFirst().first == "--bench" {
   try Bench.run()
   exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "flush-moving-main-actor" {
+  exit(await FlushMovingMainActor.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 guard CommandLine.arguments.count == 2 else {
   FileHandle.standardError.write(Data("usage: pomvvm-store-process DATABASE\n".utf8))
