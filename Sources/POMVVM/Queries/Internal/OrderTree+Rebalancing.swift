@@ -108,7 +108,10 @@ extension _OrderTree {
     let base = Self.innerBase(inner)
     var at = base + Int(inners[Int(inner)].count)
     while at > base + index {
-      copyChild(at - 1, to: at)
+      children[at] = children[at - 1]
+      counts[at] = counts[at - 1]
+      separatorIDs[at] = separatorIDs[at - 1]
+      separatorHints[at] = separatorHints[at - 1]
       at -= 1
     }
     children[at] = child
@@ -126,7 +129,10 @@ extension _OrderTree {
     let end = base + Int(inners[Int(inner)].count) - 1
     var at = base + index
     while at < end {
-      copyChild(at + 1, to: at)
+      children[at] = children[at + 1]
+      counts[at] = counts[at + 1]
+      separatorIDs[at] = separatorIDs[at + 1]
+      separatorHints[at] = separatorHints[at + 1]
       at += 1
     }
     inners[Int(inner)].count -= 1
@@ -162,7 +168,11 @@ extension _OrderTree {
       right = newLeaf(filler: leafIDs[from + half])
       let to = Self.leafBase(right)
       for offset in 0..<(count - half) {
-        leafOf[Int(copyRow(from + half + offset, to: to + offset))] = right
+        leafIDs[to + offset] = leafIDs[from + half + offset]
+        leafHints[to + offset] = leafHints[from + half + offset]
+        let slot = leafSlots[from + half + offset]
+        leafSlots[to + offset] = slot
+        leafOf[Int(slot)] = right
       }
       rows = Int32(count - half)
       leaves[Int(right)].count = rows
@@ -179,8 +189,13 @@ extension _OrderTree {
       right = newInner(height: height, filler: separatorIDs[from + half])
       let to = Self.innerBase(right)
       for offset in 0..<(count - half) {
-        setParent(right, of: copyChild(from + half + offset, to: to + offset), height: height - 1)
-        rows += counts[to + offset]
+        let child = children[from + half + offset]
+        children[to + offset] = child
+        counts[to + offset] = counts[from + half + offset]
+        separatorIDs[to + offset] = separatorIDs[from + half + offset]
+        separatorHints[to + offset] = separatorHints[from + half + offset]
+        rows += counts[from + half + offset]
+        setParent(right, of: child, height: height - 1)
       }
       inners[Int(right)].count = Int32(count - half)
       inners[Int(node)].count = Int32(half)
@@ -266,10 +281,16 @@ extension _OrderTree {
       let to = Self.leafBase(left) + Int(leaves[Int(left)].count)
       let rest = Int(leaves[Int(right)].count) - moved
       for offset in 0..<moved {
-        leafOf[Int(copyRow(from + offset, to: to + offset))] = left
+        leafIDs[to + offset] = leafIDs[from + offset]
+        leafHints[to + offset] = leafHints[from + offset]
+        let slot = leafSlots[from + offset]
+        leafSlots[to + offset] = slot
+        leafOf[Int(slot)] = left
       }
       for offset in 0..<rest {
-        copyRow(from + moved + offset, to: from + offset)
+        leafIDs[from + offset] = leafIDs[from + moved + offset]
+        leafHints[from + offset] = leafHints[from + moved + offset]
+        leafSlots[from + offset] = leafSlots[from + moved + offset]
       }
       leaves[Int(left)].count += Int32(moved)
       leaves[Int(right)].count = Int32(rest)
@@ -278,10 +299,18 @@ extension _OrderTree {
       let to = Self.innerBase(left) + Int(inners[Int(left)].count)
       let rest = Int(inners[Int(right)].count) - moved
       for offset in 0..<moved {
-        setParent(left, of: copyChild(from + offset, to: to + offset), height: height - 1)
+        let child = children[from + offset]
+        children[to + offset] = child
+        counts[to + offset] = counts[from + offset]
+        separatorIDs[to + offset] = separatorIDs[from + offset]
+        separatorHints[to + offset] = separatorHints[from + offset]
+        setParent(left, of: child, height: height - 1)
       }
       for offset in 0..<rest {
-        copyChild(from + moved + offset, to: from + offset)
+        children[from + offset] = children[from + moved + offset]
+        counts[from + offset] = counts[from + moved + offset]
+        separatorIDs[from + offset] = separatorIDs[from + moved + offset]
+        separatorHints[from + offset] = separatorHints[from + moved + offset]
       }
       inners[Int(left)].count += Int32(moved)
       inners[Int(right)].count = Int32(rest)
@@ -300,10 +329,16 @@ extension _OrderTree {
       var offset = Int(leaves[Int(right)].count)
       while offset > 0 {
         offset -= 1
-        copyRow(to + offset, to: to + moved + offset)
+        leafIDs[to + moved + offset] = leafIDs[to + offset]
+        leafHints[to + moved + offset] = leafHints[to + offset]
+        leafSlots[to + moved + offset] = leafSlots[to + offset]
       }
       for offset in 0..<moved {
-        leafOf[Int(copyRow(from + offset, to: to + offset))] = right
+        leafIDs[to + offset] = leafIDs[from + offset]
+        leafHints[to + offset] = leafHints[from + offset]
+        let slot = leafSlots[from + offset]
+        leafSlots[to + offset] = slot
+        leafOf[Int(slot)] = right
       }
       leaves[Int(left)].count = Int32(kept)
       leaves[Int(right)].count += Int32(moved)
@@ -314,44 +349,21 @@ extension _OrderTree {
       var offset = Int(inners[Int(right)].count)
       while offset > 0 {
         offset -= 1
-        copyChild(to + offset, to: to + moved + offset)
+        children[to + moved + offset] = children[to + offset]
+        counts[to + moved + offset] = counts[to + offset]
+        separatorIDs[to + moved + offset] = separatorIDs[to + offset]
+        separatorHints[to + moved + offset] = separatorHints[to + offset]
       }
       for offset in 0..<moved {
-        setParent(right, of: copyChild(from + offset, to: to + offset), height: height - 1)
+        let child = children[from + offset]
+        children[to + offset] = child
+        counts[to + offset] = counts[from + offset]
+        separatorIDs[to + offset] = separatorIDs[from + offset]
+        separatorHints[to + offset] = separatorHints[from + offset]
+        setParent(right, of: child, height: height - 1)
       }
       inners[Int(left)].count = Int32(kept)
       inners[Int(right)].count += Int32(moved)
     }
-  }
-
-  /// Copies the row at `from` of the leaves' arrays to `to`.
-  ///
-  /// Its id, hint and slot; returns the slot, whose `leafOf` is the
-  /// caller's to write.
-  @inline(__always)
-  @inlinable
-  @discardableResult
-  func copyRow(_ from: Int, to: Int) -> Int32 {
-    leafIDs[to] = leafIDs[from]
-    leafHints[to] = leafHints[from]
-    let slot = leafSlots[from]
-    leafSlots[to] = slot
-    return slot
-  }
-
-  /// Copies the child at `from` of the inner nodes' arrays to `to`.
-  ///
-  /// The child, its row count and its separator; returns the child, whose
-  /// parent is the caller's to write.
-  @inline(__always)
-  @inlinable
-  @discardableResult
-  func copyChild(_ from: Int, to: Int) -> Int32 {
-    let child = children[from]
-    children[to] = child
-    counts[to] = counts[from]
-    separatorIDs[to] = separatorIDs[from]
-    separatorHints[to] = separatorHints[from]
-    return child
   }
 }
