@@ -1,3 +1,4 @@
+import Observation
 import POMVVM
 import TestSupport
 import Testing
@@ -160,6 +161,72 @@ extension ProjectedCellTests {
     element.value.title = "renamed"
     #expect(shouted.value == "RENAMED")
     #expect(seen.events == ["RENAMED"])
+    withExtendedLifetime(subscription) {}
+  }
+
+  /// A projection nobody observes, reads or tracks takes its field when
+  /// the base changes, without a recompute: it reads right, and once it
+  /// is observed, its observers are told of the changes after.
+  @Test func aProjectionNobodyReadsTakesItsFieldAndIsToldOnceObserved() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 1))
+    let on = element.projection(\.on)
+    let title = element.projection(\.title)  // not plain bits: recomputed
+    for expected in [true, false, true] {
+      on.value.toggle()
+      #expect(on.value == expected)
+    }
+    element.value.on = false
+    rows.replace(
+      at: 0, with: Row(id: 1, title: "new", count: Counted(value: 1), ratio: 0, on: true))
+    #expect(on.value == true)
+    #expect(title.value == "new")
+    let seen = Recorder<Bool>()
+    let subscription = on.observeChanges(seen.record)
+    element.value.on = false
+    on.value = true
+    subscription.cancel()
+    element.value.on = false
+    #expect(seen.events == [false, true])
+    #expect(on.value == false)
+  }
+
+  /// The same projection once a derived cell reads it or Observation
+  /// tracks it goes through the queue again: both hear of the change.
+  @Test func aProjectionReadByADerivedCellOrATrackerIsStillTold() throws {
+    let rows = Self.makeRows()
+    let element = try #require(rows.cell(for: 2))
+    let on = element.projection(\.on)
+    on.value = true
+    let off = on.map { !$0 }
+    let seen = Recorder<Bool>()
+    let subscription = off.observeChanges(seen.record)
+    element.value.on = false
+    #expect(seen.events == [true])
+    subscription.cancel()
+    let fired = Observable(0)
+    withObservationTracking(
+      { _ = on.value }, onChange: { MainActor.assumeIsolated { fired.value += 1 } })
+    element.value.on = true
+    #expect(fired.value == 1)
+    #expect(off.value == false)
+  }
+
+  /// A write through an unobserved projection made while the array
+  /// delivers another change (from an observer) leaves it current.
+  @Test func aProjectionNobodyReadsIsCurrentAfterAWriteDuringDelivery() throws {
+    let rows = Self.makeRows()
+    let first = try #require(rows.cell(for: 1, \.on))
+    let second = try #require(rows.cell(for: 2, \.on))
+    let subscription = rows.observeChanges { _ in
+      if second.value == first.value { second.value.toggle() }
+    }
+    first.value = true
+    #expect(second.value == false)
+    #expect(rows[1].on == false)
+    first.value = false
+    #expect(second.value == true)
+    #expect(rows[1].on == true)
     withExtendedLifetime(subscription) {}
   }
 
