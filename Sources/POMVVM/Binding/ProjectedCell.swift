@@ -181,7 +181,7 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   /// (no reference to release) read in place; whether it did.
   ///
   /// Such a cell, a switch's write-only projection for one, would be
-  /// queued, recomputed and flushed to tell nobody: about 150 instructions
+  /// queued, recomputed and flushed to tell nobody: about 290 instructions
   /// of a toggle through it. Taking the field reads bytes at an offset and
   /// releases nothing, so marking still runs no user code; the cell is up
   /// to date when the base's observers run, as a flushed one would be.
