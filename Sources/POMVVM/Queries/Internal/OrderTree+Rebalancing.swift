@@ -108,10 +108,7 @@ extension _OrderTree {
     let base = Self.innerBase(inner)
     var at = base + Int(inners[Int(inner)].count)
     while at > base + index {
-      children[at] = children[at - 1]
-      counts[at] = counts[at - 1]
-      separatorIDs[at] = separatorIDs[at - 1]
-      separatorHints[at] = separatorHints[at - 1]
+      copyChild(at - 1, to: at)
       at -= 1
     }
     children[at] = child
@@ -129,10 +126,7 @@ extension _OrderTree {
     let end = base + Int(inners[Int(inner)].count) - 1
     var at = base + index
     while at < end {
-      children[at] = children[at + 1]
-      counts[at] = counts[at + 1]
-      separatorIDs[at] = separatorIDs[at + 1]
-      separatorHints[at] = separatorHints[at + 1]
+      copyChild(at + 1, to: at)
       at += 1
     }
     inners[Int(inner)].count -= 1
@@ -168,11 +162,7 @@ extension _OrderTree {
       right = newLeaf(filler: leafIDs[from + half])
       let to = Self.leafBase(right)
       for offset in 0..<(count - half) {
-        leafIDs[to + offset] = leafIDs[from + half + offset]
-        leafHints[to + offset] = leafHints[from + half + offset]
-        let slot = leafSlots[from + half + offset]
-        leafSlots[to + offset] = slot
-        leafOf[Int(slot)] = right
+        leafOf[Int(copyRow(from + half + offset, to: to + offset))] = right
       }
       rows = Int32(count - half)
       leaves[Int(right)].count = rows
@@ -189,13 +179,8 @@ extension _OrderTree {
       right = newInner(height: height, filler: separatorIDs[from + half])
       let to = Self.innerBase(right)
       for offset in 0..<(count - half) {
-        let child = children[from + half + offset]
-        children[to + offset] = child
-        counts[to + offset] = counts[from + half + offset]
-        separatorIDs[to + offset] = separatorIDs[from + half + offset]
-        separatorHints[to + offset] = separatorHints[from + half + offset]
-        rows += counts[from + half + offset]
-        setParent(right, of: child, height: height - 1)
+        setParent(right, of: copyChild(from + half + offset, to: to + offset), height: height - 1)
+        rows += counts[to + offset]
       }
       inners[Int(right)].count = Int32(count - half)
       inners[Int(node)].count = Int32(half)
@@ -281,16 +266,10 @@ extension _OrderTree {
       let to = Self.leafBase(left) + Int(leaves[Int(left)].count)
       let rest = Int(leaves[Int(right)].count) - moved
       for offset in 0..<moved {
-        leafIDs[to + offset] = leafIDs[from + offset]
-        leafHints[to + offset] = leafHints[from + offset]
-        let slot = leafSlots[from + offset]
-        leafSlots[to + offset] = slot
-        leafOf[Int(slot)] = left
+        leafOf[Int(copyRow(from + offset, to: to + offset))] = left
       }
       for offset in 0..<rest {
-        leafIDs[from + offset] = leafIDs[from + moved + offset]
-        leafHints[from + offset] = leafHints[from + moved + offset]
-        leafSlots[from + offset] = leafSlots[from + moved + offset]
+        copyRow(from + moved + offset, to: from + offset)
       }
       leaves[Int(left)].count += Int32(moved)
       leaves[Int(right)].count = Int32(rest)
@@ -299,18 +278,10 @@ extension _OrderTree {
       let to = Self.innerBase(left) + Int(inners[Int(left)].count)
       let rest = Int(inners[Int(right)].count) - moved
       for offset in 0..<moved {
-        let child = children[from + offset]
-        children[to + offset] = child
-        counts[to + offset] = counts[from + offset]
-        separatorIDs[to + offset] = separatorIDs[from + offset]
-        separatorHints[to + offset] = separatorHints[from + offset]
-        setParent(left, of: child, height: height - 1)
+        setParent(left, of: copyChild(from + offset, to: to + offset), height: height - 1)
       }
       for offset in 0..<rest {
-        children[from + offset] = children[from + moved + offset]
-        counts[from + offset] = counts[from + moved + offset]
-        separatorIDs[from + offset] = separatorIDs[from + moved + offset]
-        separatorHints[from + offset] = separatorHints[from + moved + offset]
+        copyChild(from + moved + offset, to: from + offset)
       }
       inners[Int(left)].count += Int32(moved)
       inners[Int(right)].count = Int32(rest)
@@ -329,16 +300,10 @@ extension _OrderTree {
       var offset = Int(leaves[Int(right)].count)
       while offset > 0 {
         offset -= 1
-        leafIDs[to + moved + offset] = leafIDs[to + offset]
-        leafHints[to + moved + offset] = leafHints[to + offset]
-        leafSlots[to + moved + offset] = leafSlots[to + offset]
+        copyRow(to + offset, to: to + moved + offset)
       }
       for offset in 0..<moved {
-        leafIDs[to + offset] = leafIDs[from + offset]
-        leafHints[to + offset] = leafHints[from + offset]
-        let slot = leafSlots[from + offset]
-        leafSlots[to + offset] = slot
-        leafOf[Int(slot)] = right
+        leafOf[Int(copyRow(from + offset, to: to + offset))] = right
       }
       leaves[Int(left)].count = Int32(kept)
       leaves[Int(right)].count += Int32(moved)
@@ -349,21 +314,44 @@ extension _OrderTree {
       var offset = Int(inners[Int(right)].count)
       while offset > 0 {
         offset -= 1
-        children[to + moved + offset] = children[to + offset]
-        counts[to + moved + offset] = counts[to + offset]
-        separatorIDs[to + moved + offset] = separatorIDs[to + offset]
-        separatorHints[to + moved + offset] = separatorHints[to + offset]
+        copyChild(to + offset, to: to + moved + offset)
       }
       for offset in 0..<moved {
-        let child = children[from + offset]
-        children[to + offset] = child
-        counts[to + offset] = counts[from + offset]
-        separatorIDs[to + offset] = separatorIDs[from + offset]
-        separatorHints[to + offset] = separatorHints[from + offset]
-        setParent(right, of: child, height: height - 1)
+        setParent(right, of: copyChild(from + offset, to: to + offset), height: height - 1)
       }
       inners[Int(left)].count = Int32(kept)
       inners[Int(right)].count += Int32(moved)
     }
+  }
+
+  /// Copies the row at `from` of the leaves' arrays to `to`.
+  ///
+  /// Its id, hint and slot; returns the slot, whose `leafOf` is the
+  /// caller's to write.
+  @inline(__always)
+  @inlinable
+  @discardableResult
+  func copyRow(_ from: Int, to: Int) -> Int32 {
+    leafIDs[to] = leafIDs[from]
+    leafHints[to] = leafHints[from]
+    let slot = leafSlots[from]
+    leafSlots[to] = slot
+    return slot
+  }
+
+  /// Copies the child at `from` of the inner nodes' arrays to `to`.
+  ///
+  /// The child, its row count and its separator; returns the child, whose
+  /// parent is the caller's to write.
+  @inline(__always)
+  @inlinable
+  @discardableResult
+  func copyChild(_ from: Int, to: Int) -> Int32 {
+    let child = children[from]
+    children[to] = child
+    counts[to] = counts[from]
+    separatorIDs[to] = separatorIDs[from]
+    separatorHints[to] = separatorHints[from]
+    return child
   }
 }
