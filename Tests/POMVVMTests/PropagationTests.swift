@@ -88,6 +88,39 @@ struct PropagationTests {
     for subscription in subscriptions { subscription.cancel() }
   }
 
+  @Test(arguments: [1, 2, 3])
+  func queuedCellsAreFreedOnceFlushedAloneOrQueuedTogether(count: Int) {
+    // One queued cell waits alone, outside the queue; a second moves it
+    // into the queue. Each is held from its marking to its flush, and
+    // not after: the cells go with their last holder, here their
+    // subscriptions, let go of from inside a delivery while the cells wait.
+    // A cell's computation holds a token: the token goes when the cell's
+    // node does.
+    final class Token {}
+    let a = Observable(0)
+    var seen: [Int] = []
+    var tokens: [Weak<Token>] = []
+    var subscriptions: [Subscription] = (0..<count).map { offset in
+      let token = Token()
+      tokens.append(Weak(token))
+      let cell = a.map { value in
+        withExtendedLifetime(token) { value + offset }
+      }
+      return cell.observeChanges { seen.append($0) }
+    }
+    a.value = 10
+    #expect(seen == Array(10..<(10 + count)))
+    let canceller = a.observeChanges { _ in
+      for subscription in subscriptions { subscription.cancel() }
+      subscriptions.removeAll()
+    }
+    #expect(tokens.allSatisfy { $0.object != nil })
+    a.value = 20
+    canceller.cancel()
+    #expect(tokens.allSatisfy { $0.object == nil })
+    #expect(seen == Array(10..<(10 + count)))
+  }
+
   @Test func anObserverOfTheSourceReadsCurrentDerivedValues() {
     let a = Observable(1)
     let doubled = a.map { $0 * 2 }

@@ -171,8 +171,11 @@ public final class ProjectedCell<Base: MutableObservableCell, Field>: _ValueList
   /// and the field kept its bytes or was taken as it is
   /// (``_fieldIsUnchanged``).
   override func _sourceDidChange(at index: Int) -> Bool {
-    guard _flags & _NodeFlag.state == 0, let unchanged = _fieldIsUnchanged else { return false }
-    return unchanged(self)
+    guard _flags & _NodeFlag.state == 0 else { return false }
+    // Called through the optional, not bound to a constant: a bound copy
+    // retains the closure's context and releases it, two atomic operations
+    // for every dependent of every change.
+    return _fieldIsUnchanged?(self) ?? false
   }
 
   /// Takes the field of the base's value now, if this cell has no

@@ -244,27 +244,31 @@ enum _Scheduler {
   private static var tail = 0
 
   /// The only queued node, while just one is: the common case of a set
-  /// that one derived cell reads skips the queue.
+  /// that one derived cell reads skips the queue. Retained by hand, as the
+  /// queue's entries are, so that it moves into the queue with no retain
+  /// and no release.
   @exclusivity(unchecked)
-  private static var only: _ObserverListBase?
+  private static var only: Unmanaged<_ObserverListBase>?
 
   static func enqueue(_ node: _ObserverListBase) {
     guard node._flags & _NodeFlag.queued == 0 else { return }
     node._flags |= _NodeFlag.queued
     if head == tail {
       guard let first = only else {
-        only = node
+        only = .passRetained(node)
         return
       }
       // A second node: both go to the queue, which orders them.
       only = nil
-      push(first)
+      push(first, height: _withGuaranteed(first) { $0._height })
     }
-    push(node)
+    push(.passRetained(node), height: node._height)
   }
 
-  private static func push(_ node: _ObserverListBase) {
-    let entry = Waiting(node: .passRetained(node), height: node._height)
+  /// Queues `node`, retained by the caller, after every waiting node not
+  /// higher than it.
+  private static func push(_ node: Unmanaged<_ObserverListBase>, height: Int) {
+    let entry = Waiting(node: node, height: height)
     if tail == capacity { grow() }
     let queue = queue.unsafelyUnwrapped
     var position = tail
@@ -302,7 +306,7 @@ enum _Scheduler {
   private static func takeFirst() -> _ObserverListBase? {
     if let single = only {
       only = nil
-      return single
+      return single.takeRetainedValue()
     }
     return popFirst()
   }

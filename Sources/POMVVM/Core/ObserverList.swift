@@ -191,20 +191,22 @@ public class _ObserverListBase {
 
   /// Marks the nodes that read this list dirty: its value changed.
   ///
-  /// The loop walks a copy of the edges: a node released meanwhile removes
-  /// itself from the list's own.
+  /// Marking runs no user code, so no node is released and no edge added or
+  /// removed meanwhile. The loop reads the edges in place, by index, each
+  /// time from the list: a copy of the array to walk would retain and
+  /// release it, two atomic operations on every change of a list that
+  /// several nodes read (a row's projections).
   @usableFromInline
   final func _invalidateDependents() {
-    switch _dependents {
-    case .none:
-      return
-    case .one(let node):
-      // Marking runs no user code: no node is released meanwhile.
+    if case .one(let node) = _dependents {
       _withGuaranteed(node) { $0._markDirty(from: 0) }
-    case .many(let edges):
-      for edge in edges {
-        _withGuaranteed(edge._node) { $0._markDirty(from: edge.index) }
-      }
+      return
+    }
+    var index = 0
+    while case .many(let edges) = _dependents, index < edges.count {
+      let edge = edges[index]
+      index += 1
+      _withGuaranteed(edge._node) { $0._markDirty(from: edge.index) }
     }
   }
 

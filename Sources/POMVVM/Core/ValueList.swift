@@ -44,12 +44,14 @@ public class _ValueList<Value>: _ObserverList<Value> {
   /// - Returns: Whether the value changed.
   @inlinable
   final func _store(_ newValue: Value, isDuplicate: ((Value, Value) -> Bool)?) -> Bool {
-    if let isDuplicate {
+    if isDuplicate != nil {
       // The old value is swapped out to be compared, not copied out: a
       // copy retains its fields, and passing `_value` itself would copy it.
+      // The check is called through the optional, not bound to a
+      // constant, whose copy would retain and release its context.
       var value = newValue
       swap(&_value, &value)
-      if isDuplicate(value, newValue) {
+      if isDuplicate?(value, newValue) == true {
         swap(&_value, &value)
         return false
       }
