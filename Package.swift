@@ -14,11 +14,14 @@ let package = Package(
     // The system's SQLite, for the store's database back end: on Linux,
     // `apt-get install libsqlite3-dev`; Apple's platforms ship it.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    // C helpers Swift has no spelling for: a cache prefetch hint, for the
+    // queries' descents.
+    .target(name: "CPOMVVM"),
     // The READMEs state the invariants of the core and of each room's
     // internals, for contributors.
     .target(
       name: "POMVVM",
-      dependencies: ["CSQLite"],
+      dependencies: ["CSQLite", "CPOMVVM"],
       exclude: [
         "Core/README.md", "Arrays/Internal/README.md", "Queries/Internal/README.md",
         "Lists/Internal/README.md", "Time/Internal/README.md", "Store/README.md",

@@ -257,11 +257,18 @@ extension _OrderTree {
   /// O(log *n*) calls of `isBelow` in all, as in a balanced binary tree,
   /// but each reads the id and hint beside the others of its node.
   ///
+  /// Before each call of `isBelow`, `prefetch` gets the hints of the two
+  /// rows the next call may compare with, one on each side: a caller that
+  /// asks for their elements then has them on the way, not one cache miss
+  /// after another down a long list. A hint may be stale, so `prefetch`
+  /// must not read through it (a prefetch never faults).
+  ///
   /// - Complexity: O(log *n*) calls of `isBelow`.
   @inline(__always)
   @inlinable
   func lowerBound(
-    in tree: Int, isBelowRow isBelow: (ID, inout Int32) -> Bool
+    in tree: Int, isBelowRow isBelow: (ID, inout Int32) -> Bool,
+    prefetch: (Int32) -> Void = { _ in }
   ) -> (rank: Int, next: Entry) {
     var node = roots[tree].node
     guard node >= 0 else { return (0, .none) }
@@ -279,6 +286,11 @@ extension _OrderTree {
       while low < high {
         let middle = (low &+ high) &>> 1
         let at = base &+ middle
+        // The next probe is one of two rows: their elements start to come
+        // from memory while this comparison runs.
+        prefetch(separatorHints[base &+ (low &+ middle) &>> 1])
+        let above = (middle &+ 1 &+ high) &>> 1
+        if above < high { prefetch(separatorHints[base &+ above]) }
         let old = separatorHints[at]
         var hint = old
         let below = isBelow(separatorIDs[at], &hint)
@@ -306,6 +318,9 @@ extension _OrderTree {
     while low < high {
       let middle = (low &+ high) &>> 1
       let at = base &+ middle
+      prefetch(leafHints[base &+ (low &+ middle) &>> 1])
+      let above = (middle &+ 1 &+ high) &>> 1
+      if above < high { prefetch(leafHints[base &+ above]) }
       let old = leafHints[at]
       var hint = old
       let below = isBelow(leafIDs[at], &hint)

@@ -1,3 +1,5 @@
+import CPOMVVM
+
 extension _QueryEngine {
   // MARK: - Where a row goes
 
@@ -6,7 +8,9 @@ extension _QueryEngine {
   /// With a sort order, one comparison per level finds the rows that sort
   /// before it, and one more, with the row after them, tells whether any
   /// sort as it does: only then is a second descent needed, which orders
-  /// the ties by position with up to two comparisons per level.
+  /// the ties by position with up to two comparisons per level. The first
+  /// descent asks for the elements of each comparison's two possible
+  /// successors while it runs (`lowerBound`'s `prefetch`).
   ///
   /// - Complexity: O(log *n*) expected.
   @inlinable
@@ -32,6 +36,12 @@ extension _QueryEngine {
           isBelowRow: { other, hint in
             let otherPosition = Self.position(of: other, hint: &hint, in: elements, index: index)
             return lend(otherPosition, of: elements) { order($0, element) }
+          },
+          prefetch: { hint in
+            // Only an address, never read here: a stale hint is harmless.
+            _cpomvvm_prefetch(
+              UnsafeRawPointer(elements.baseAddress.unsafelyUnwrapped)
+                + Int(hint) &* MemoryLayout<Element>.stride)
           })
         if !next.exists {
           return rank
