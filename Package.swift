@@ -14,9 +14,10 @@ let package = Package(
     // The system's SQLite, for the store's database back end: on Linux,
     // `apt-get install libsqlite3-dev`; Apple's platforms ship it.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-    // C helpers Swift has no spelling for: a cache prefetch hint, for the
-    // queries' descents.
-    .target(name: "CPOMVVM"),
+    // C helpers Swift has no spelling for (a cache prefetch hint, for the
+    // queries' descents): inline functions in a header, behind a module
+    // map, so that there is nothing to compile or link.
+    .systemLibrary(name: "CPOMVVM"),
     // The READMEs state the invariants of the core and of each room's
     // internals, for contributors.
     .target(
