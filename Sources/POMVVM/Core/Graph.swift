@@ -244,9 +244,10 @@ enum _Scheduler {
   private static var tail = 0
 
   /// The only queued node, while just one is: the common case of a set
-  /// that one derived cell reads skips the queue. Retained by hand, as the
-  /// queue's entries are, so that it moves into the queue with no retain
-  /// and no release.
+  /// that one derived cell reads skips the queue.
+  ///
+  /// Retained by hand, as the queue's entries are, so that it moves into
+  /// the queue with no retain and no release.
   @exclusivity(unchecked)
   private static var only: Unmanaged<_ObserverListBase>?
 
