@@ -8,7 +8,7 @@ extension _QueryEngine {
   /// With a sort order, one comparison per level finds the rows that sort
   /// before it, and one more, with the row after them, tells whether any
   /// sort as it does: only then is a second descent needed, which orders
-  /// the ties by position with up to two comparisons per level. The first
+  /// the ties by position with up to two comparisons per level. Each
   /// descent asks for the elements of each comparison's two possible
   /// successors while it runs (`lowerBound`'s `prefetch`).
   ///
@@ -30,6 +30,14 @@ extension _QueryEngine {
     by order: ((Element, Element) -> Bool)?
   ) -> Int {
     elements.withUnsafeBufferPointer { elements in
+      // Both descents read the element at each row's hint: each asks for
+      // the next ones ahead. Only an address, never read here, so a stale
+      // hint is harmless.
+      func prefetch(_ hint: Int32) {
+        _cpomvvm_prefetch(
+          UnsafeRawPointer(elements.baseAddress.unsafelyUnwrapped)
+            + Int(hint) &* MemoryLayout<Element>.stride)
+      }
       if let order {
         let (rank, next) = tree.lowerBound(
           in: number,
@@ -37,12 +45,7 @@ extension _QueryEngine {
             let otherPosition = Self.position(of: other, hint: &hint, in: elements, index: index)
             return lend(otherPosition, of: elements) { order($0, element) }
           },
-          prefetch: { hint in
-            // Only an address, never read here: a stale hint is harmless.
-            _cpomvvm_prefetch(
-              UnsafeRawPointer(elements.baseAddress.unsafelyUnwrapped)
-                + Int(hint) &* MemoryLayout<Element>.stride)
-          })
+          prefetch: prefetch)
         if !next.exists {
           return rank
         }
@@ -57,7 +60,8 @@ extension _QueryEngine {
         isBelowRow: { other, hint in
           !isBefore(
             element, at: position, other, hint: &hint, in: elements, index: index, by: order)
-        }
+        },
+        prefetch: prefetch
       ).rank
     }
   }
