@@ -281,12 +281,26 @@ let spreadComparisons: [Comparison] = [
     target: .ratioAtMost(1.5), baselineName: "the same toggles, no query",
     kit: { spreadKitToggle(size: 100_000, projections: false, sortedQuery: true) },
     baseline: { spreadKitToggle(size: 100_000, projections: false) }),
+  // The same at n = 1,000, where every row stays in the cache: what the
+  // query's work costs apart from the cache lines a long list adds.
+  Comparison(
+    "query/toggle via element cell, + a sorted LiveQuery, the row stays" + spread(1_000),
+    target: .none, baselineName: "the same toggles, no query",
+    kit: { spreadKitToggle(size: 1_000, projections: false, sortedQuery: true) },
+    baseline: { spreadKitToggle(size: 1_000, projections: false) }),
   Comparison(
     "query/toggle across sections, sorted sectioned query + 1 observer, vs no query"
       + spread(100_000),
     target: .ratioAtMost(3), baselineName: "the same toggles, one observer of the array",
     kit: { spreadSectionedToggle(size: 100_000, query: true) },
     baseline: { spreadSectionedToggle(size: 100_000, query: false) }),
+  // As above: the same at n = 1,000, everything cached.
+  Comparison(
+    "query/toggle across sections, sorted sectioned query + 1 observer, vs no query"
+      + spread(1_000),
+    target: .none, baselineName: "the same toggles, one observer of the array",
+    kit: { spreadSectionedToggle(size: 1_000, query: true) },
+    baseline: { spreadSectionedToggle(size: 1_000, query: false) }),
   Comparison(
     "query/toggle across sections, sorted sectioned query + 1 observer" + spread(100_000),
     target: .ratioAtMost(1.5), baselineName: "the same at n = 1,000",
